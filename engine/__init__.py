@@ -1,0 +1,89 @@
+"""No Mercy rules engine: the referee for UNO Show 'Em No Mercy, standard library only.
+
+>>> from engine import Game
+>>> game = Game(["Ann", "Bob", "Cy"])
+>>> _ = game.apply("start: R5")
+>>> _ = game.apply("Ann: R+2")
+>>> game.turn, game.state.stack_total
+('Bob', 2)
+"""
+
+from engine.cards import ALL_CARDS, DECK_SIZE, Card, Color, Face, full_deck
+from engine.errors import (
+    CardCountError,
+    EngineError,
+    IllegalActionError,
+    NotationError,
+    OutOfTurnError,
+    RecordError,
+)
+from engine.explain import describe, whose_turn
+from engine.game import Game, Replay, replay
+from engine.legal import Legal
+from engine.notation import (
+    Action,
+    ActionLine,
+    CallUno,
+    Catch,
+    Correct,
+    DealerLine,
+    Draw,
+    HandLine,
+    Line,
+    Play,
+    PlayersLine,
+    Reveal,
+    Roulette,
+    RulesLine,
+    StartLine,
+    Take,
+    parse_action,
+    parse_line,
+)
+from engine.rules import OFFICIAL, OPTIONS, HouseRules
+from engine.state import Event, HandResult, State
+
+__all__ = [
+    "ALL_CARDS",
+    "DECK_SIZE",
+    "OFFICIAL",
+    "OPTIONS",
+    "Action",
+    "ActionLine",
+    "CallUno",
+    "Card",
+    "CardCountError",
+    "Catch",
+    "Color",
+    "Correct",
+    "DealerLine",
+    "Draw",
+    "EngineError",
+    "Event",
+    "Face",
+    "Game",
+    "HandLine",
+    "HandResult",
+    "HouseRules",
+    "IllegalActionError",
+    "Legal",
+    "Line",
+    "NotationError",
+    "OutOfTurnError",
+    "Play",
+    "PlayersLine",
+    "RecordError",
+    "Replay",
+    "Reveal",
+    "Roulette",
+    "RulesLine",
+    "StartLine",
+    "State",
+    "Take",
+    "describe",
+    "full_deck",
+    "parse_action",
+    "parse_line",
+    "replay",
+    "whose_turn",
+]

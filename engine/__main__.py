@@ -1,0 +1,50 @@
+"""The command line: `python -m engine check FILE`, `explain FILE`, `simulate ...`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from engine.cli import check, explain, simulate
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine", description="The No Mercy referee on the command line."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    p_check = commands.add_parser(
+        "check", help="replay a table record and print the state (or the first error) as JSON"
+    )
+    p_check.add_argument("file", help="the record, or - for standard input")
+    p_check.add_argument(
+        "--explain", action="store_true", help="tell the game line by line in plain sentences"
+    )
+    p_explain = commands.add_parser("explain", help="same as check --explain")
+    p_explain.add_argument("file")
+    p_sim = commands.add_parser(
+        "simulate", help="play random hands with a real shuffled deck and check the counts"
+    )
+    p_sim.add_argument("--players", type=int, default=4)
+    p_sim.add_argument("--hands", type=int, default=100)
+    p_sim.add_argument("--seed", type=int, default=0)
+    p_sim.add_argument("--rules", default="", help="house rules, as in a rules: header")
+    p_sim.add_argument("--record", help="write the simulated match's record to this file")
+    p_sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    args = parser.parse_args(argv)
+
+    if args.command == "simulate":
+        return simulate(args)
+    code, output = (explain if args.command == "explain" or args.explain else check)(args.file)
+    if isinstance(output, str):
+        sys.stdout.write(output)
+    else:
+        json.dump(output, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""What the command line does, as functions the tests can call directly."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.errors import EngineError, NotationError, RecordError
+from engine.explain import describe, whose_turn
+from engine.game import Replay, replay
+from engine.rules import HouseRules
+
+EXIT_OK, EXIT_RULE, EXIT_SYNTAX = 0, 1, 2
+
+
+def read_record(path: str) -> str:
+    """The record's text; '-' reads standard input. Raises OSError or UnicodeDecodeError."""
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def check(path: str) -> tuple[int, dict[str, Any]]:
+    """Exit code and JSON document of `python -m engine check FILE` (NOTATION.md)."""
+    try:
+        text = read_record(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        error = {"line": 0, "rule": "syntax", "message": f"Cannot read {path}: {why}."}
+        return EXIT_SYNTAX, {"error": error, "state": None}
+    return check_text(text)
+
+
+def check_text(text: str) -> tuple[int, dict[str, Any]]:
+    result = replay(text)
+    if result.error is None:
+        assert result.game is not None
+        return EXIT_OK, result.game.to_json()
+    return _exit_code(result.error), _error_document(result)
+
+
+def _exit_code(error: RecordError) -> int:
+    return EXIT_SYNTAX if isinstance(error.error, NotationError) else EXIT_RULE
+
+
+def _error_document(result: Replay) -> dict[str, Any]:
+    error = result.error
+    assert error is not None
+    return {
+        "error": {"line": error.line, "rule": error.rule, "message": error.error.message},
+        "state": result.game.to_json() if result.game else None,
+    }
+
+
+def explain(path: str) -> tuple[int, str]:
+    """The game told line by line, then the verdict: for settling disputes."""
+    try:
+        text = read_record(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        return EXIT_SYNTAX, f"Cannot read {path}: {exc}\n"
+    result = replay(text)
+    out: list[str] = []
+    if result.game is not None:
+        numbers = [i for i, raw in enumerate(text.splitlines(), 1) if raw.split("#")[0].strip()]
+        out.append(f"{numbers[0]:>4}  {result.game.lines[0]}")
+        for number, (line, before, after) in zip(numbers[1:], result.game.steps(), strict=False):
+            out.append(f"{number:>4}  {describe(line, before, after)}")
+        out.append(f"      Now: {whose_turn(result.game.state)}")
+    if result.error is None:
+        return EXIT_OK, "\n".join(out) + "\n"
+    error = result.error
+    out.append(f"Line {error.line} is refused [{error.rule}]: {error.error.message}")
+    return _exit_code(error), "\n".join(out) + "\n"
+
+
+def simulate(args: argparse.Namespace) -> int:
+    from engine.simulator import Simulation
+
+    try:
+        rules = HouseRules.parse(args.rules)
+    except EngineError as exc:
+        print(exc.message, file=sys.stderr)
+        return EXIT_SYNTAX
+    if not 2 <= args.players <= 6 or args.hands < 1:
+        print("simulate needs 2 to 6 players and at least one hand.", file=sys.stderr)
+        return EXIT_SYNTAX
+    sim = Simulation(args.players, rules=rules, seed=args.seed)
+    stats = sim.play_hands(args.hands)
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as handle:
+            handle.write(sim.game.record())
+    if args.json:
+        print(json.dumps(stats.to_json()))
+    else:
+        print(stats.report())
+    return EXIT_OK if stats.mismatches == 0 else EXIT_RULE

@@ -1,0 +1,199 @@
+"""`Game`: one match, its record lines and the state after each of them.
+
+The game owns the history (a snapshot per line), so undo restores the exact
+previous state, and `record()` prints lines that parse back to the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from engine import referee
+from engine.errors import EngineError, IllegalActionError, NotationError, RecordError
+from engine.legal import Legal
+from engine.notation import (
+    Action,
+    ActionLine,
+    DealerLine,
+    Line,
+    PlayersLine,
+    RulesLine,
+    clean_name,
+    parse_line,
+)
+from engine.rules import OFFICIAL, HouseRules
+from engine.state import Event, State
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+class Game:
+    """A match between 2 and 6 players, line by line."""
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        dealer: str | None = None,
+        rules: HouseRules = OFFICIAL,
+    ) -> None:
+        names = tuple(clean_name(name) for name in players)
+        _check_seating(names)
+        self._lines: list[Line] = [PlayersLine(names)]
+        self._states: list[State] = [State.new(names, OFFICIAL)]
+        if dealer is not None:
+            self.apply(DealerLine(self._name(dealer)))
+        if rules != OFFICIAL:
+            self.apply(RulesLine(rules))
+
+    @classmethod
+    def from_record(cls, text: str) -> Game:
+        """Replay a whole record; raises RecordError naming the first bad line."""
+        result = replay(text)
+        if result.error is not None:
+            raise result.error
+        assert result.game is not None
+        return result.game
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def state(self) -> State:
+        return self._states[-1]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    @property
+    def rules(self) -> HouseRules:
+        return self.state.rules
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        return tuple(self._lines)
+
+    @property
+    def turn(self) -> str | None:
+        """Whose action the table waits for; None once the hand is won."""
+        return self.legal_actions().turn
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """What the last line caused by itself (knockouts, reshuffles, ...)."""
+        return self.state.events
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def steps(self) -> Iterator[tuple[Line, State, State]]:
+        """Each line after the first with the states before and after it."""
+        for i in range(1, len(self._lines)):
+            yield self._lines[i], self._states[i - 1], self._states[i]
+
+    def legal_actions(self) -> Legal:
+        return Legal(self.state)
+
+    def record(self) -> str:
+        """The table record of the game: one line each, parsing back to this game."""
+        return "".join(f"{line}\n" for line in self._lines)
+
+    def to_json(self) -> dict[str, object]:
+        return self.state.to_json()
+
+    # ------------------------------------------------------------ changing
+
+    def parse(self, text: str) -> Line | None:
+        return parse_line(text, self.players)
+
+    def apply(self, line: Line | str) -> State:
+        """Apply a line (or its text); raises an EngineError and changes nothing if refused."""
+        if isinstance(line, str):
+            parsed = self.parse(line)
+            if parsed is None:
+                raise NotationError("The line is empty: nothing to record.")
+            line = parsed
+        state = referee.apply(self._states[-1], line)
+        self._lines.append(line)
+        self._states.append(state)
+        return state
+
+    def act(self, player: str, action: Action) -> State:
+        return self.apply(ActionLine(self._name(player), action))
+
+    def is_legal(self, line: Line | str) -> bool:
+        try:
+            if isinstance(line, str):
+                parsed = self.parse(line)
+                if parsed is None:
+                    return False
+                line = parsed
+            referee.apply(self.state, line)
+        except EngineError:
+            return False
+        return True
+
+    def undo(self) -> Line:
+        """Take back the last line and return it; the seating line can't be undone."""
+        if len(self._lines) == 1:
+            raise IllegalActionError("There is nothing to undo.", "setup")
+        self._states.pop()
+        return self._lines.pop()
+
+    def _name(self, text: str) -> str:
+        for name in self.players:
+            if name.lower() == " ".join(text.split()).lower():
+                return name
+        raise NotationError(
+            f"There is no player '{text}' at this table ({', '.join(self.players)})."
+        )
+
+
+def _check_seating(names: tuple[str, ...]) -> None:
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise IllegalActionError(
+            f"No Mercy is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}.",
+            "setup",
+        )
+    seen: set[str] = set()
+    for name in names:
+        if name.lower() in seen:
+            raise IllegalActionError(
+                f"Two players are called '{name}': give each player a different name.", "setup"
+            )
+        seen.add(name.lower())
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A replayed record: the game up to the first refused line, and that refusal."""
+
+    game: Game | None
+    error: RecordError | None
+
+
+def replay(text: str) -> Replay:
+    """Replay a record line by line; stop at the first refused line."""
+    game: Game | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        try:
+            line = parse_line(raw, game.players if game else ())
+            if line is None:
+                continue
+            if game is None:
+                if not isinstance(line, PlayersLine):
+                    raise NotationError(
+                        "A record starts by seating the players (players: Ann, Bob, Cy)."
+                    )
+                game = Game(line.names)
+            else:
+                game.apply(line)
+        except EngineError as error:
+            return Replay(game, RecordError(number, error))
+    if game is None:
+        return Replay(
+            None,
+            RecordError(1, NotationError("The record is empty: it starts with 'players: ...'.")),
+        )
+    return Replay(game, None)

@@ -1,0 +1,331 @@
+"""What may be done now, and why not: the one place where legality lives.
+
+The referee calls `turn_refusal` and `card_refusal` before it applies an
+action; the app renders its buttons from `Legal` and explains a dimmed card
+with `Legal.refusal`. Both read the same functions, so no rule is written
+twice.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from engine.cards import ALL_CARDS, Card, Color
+from engine.errors import CardCountError, IllegalActionError, OutOfTurnError
+from engine.notation import (
+    ActionLine,
+    CallUno,
+    Catch,
+    Correct,
+    Draw,
+    Play,
+    Reveal,
+    Roulette,
+    Take,
+)
+from engine.state import Facing, State
+
+DRAW_VALUES: Final = (2, 4, 6, 10)
+
+# Why a card can't go on the pile (independent of who holds it).
+NOT_A_DRAW_CARD: Final = "not-draw"
+TOO_SMALL: Final = "too-small"
+NO_MATCH: Final = "no-match"
+
+
+def needed_to_stack(state: State) -> int:
+    """The smallest Draw value that answers the pending stack."""
+    return state.stack_total if state.rules.stack == "sum" else state.stack_last
+
+
+def judge(
+    card: Card, facing: Facing, top: Card | None, color: Color | None, needed: int
+) -> str | None:
+    """None if `card` may go on the pile, else why not (a reason constant)."""
+    if facing == "stack":
+        if not card.draw:
+            return NOT_A_DRAW_CARD
+        return TOO_SMALL if card.draw < needed else None
+    if card.wild or card.color is color:
+        return None
+    if top is not None and top.face is card.face:
+        return None
+    return NO_MATCH
+
+
+@lru_cache(maxsize=8192)
+def _allowed(facing: Facing, top: Card | None, color: Color | None, needed: int) -> frozenset[Card]:
+    return frozenset(c for c in ALL_CARDS if judge(c, facing, top, color, needed) is None)
+
+
+def allowed_cards(state: State) -> frozenset[Card]:
+    """The kinds of card the player whose turn it is could put on the pile now."""
+    needed = needed_to_stack(state) if state.facing == "stack" else 0
+    cards = _allowed(state.facing, state.top, state.color, needed)
+    return cards - state.exhausted if state.exhausted else cards
+
+
+def _facing_text(state: State) -> str:
+    who = state.players[state.turn]
+    if state.facing == "stack":
+        return f"{who} faces +{state.stack_total}"
+    if state.facing == "roulette":
+        return f"{who} names a colour for the Colour Roulette"
+    return f"{who} is to play"
+
+
+def status_refusal(state: State) -> IllegalActionError | None:
+    """Why nothing can be played at all now (hand over, no start card), if so."""
+    if state.status == "match_over":
+        assert state.match_winner is not None
+        return IllegalActionError(
+            f"The match is over: {state.players[state.match_winner]} won it. "
+            "Start a new match to play on.",
+            "hand-over",
+        )
+    if state.status == "hand_over":
+        return IllegalActionError(
+            f"Hand {state.hand} is over and scored: start the next one with "
+            f"'hand: {state.hand + 1}'.",
+            "hand-over",
+        )
+    if state.status == "scoring":
+        assert state.hand_winner is not None
+        return IllegalActionError(
+            f"{state.players[state.hand_winner]} has won the hand: nothing more can be "
+            "played. The others reveal their cards (reveals ...).",
+            "hand-over",
+        )
+    if not state.started:
+        return IllegalActionError(
+            f"Hand {state.hand} has no start card yet: write 'start: R5' with the first "
+            "face-up number card.",
+            "setup",
+        )
+    return None
+
+
+def turn_refusal(state: State, seat: int, tried: str) -> IllegalActionError | None:
+    """Why `seat` may not take a turn action (`tried`, in words) now, if so."""
+    refusal = status_refusal(state)
+    if refusal is not None:
+        return refusal
+    name = state.players[seat]
+    if seat in state.out:
+        return IllegalActionError(
+            f"{name} can't {tried}: {name} was knocked out of this hand by the Mercy rule.",
+            "mercy",
+        )
+    if seat != state.turn:
+        return OutOfTurnError(
+            f"{name} can't {tried}: it is {state.players[state.turn]}'s turn "
+            f"({_facing_text(state)})."
+        )
+    return None
+
+
+def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | None:
+    """Why `seat` may not play `card` now (follow-ups aside), if so."""
+    refusal = turn_refusal(state, seat, f"play {card.name}")
+    if refusal is not None:
+        return refusal
+    name = state.players[seat]
+    if state.facing == "roulette":
+        return IllegalActionError(
+            f"{name} can't play {card.name} now: a Colour Roulette was played on {name}, "
+            "who names a colour and reveals cards first (roulette C N).",
+            "roulette",
+        )
+    if card in allowed_cards(state):
+        return None
+    if card in state.exhausted:
+        return CardCountError(
+            f"{name} can't play {card.name}: the deck has {card.copies} and all of them are "
+            "already in the discard pile."
+        )
+    needed = needed_to_stack(state) if state.facing == "stack" else 0
+    reason = judge(card, state.facing, state.top, state.color, needed)
+    total = state.stack_total
+    answers = "/".join(f"+{v}" for v in DRAW_VALUES if v >= needed)
+    instead = (
+        f"Stack {answers} or take {total}." if answers else f"Nothing answers it: take {total}."
+    )
+    if reason == NOT_A_DRAW_CARD:
+        return IllegalActionError(
+            f"{name} can't play {card.name} on a pending +{total}: only a Draw card answers "
+            f"a stack. {instead}",
+            "stack",
+        )
+    if reason == TOO_SMALL:
+        assert state.top is not None
+        bar = (
+            f"a stacked card must reach the pending total, +{needed} or more"
+            if state.rules.stack == "sum"
+            else f"a stacked card must be +{needed} or more"
+        )
+        return IllegalActionError(
+            f"{name} can't stack a {card.face.title} on a {state.top.face.title}: {bar}. {instead}",
+            "stack",
+        )
+    assert state.top is not None and state.color is not None
+    top = state.top
+    face = f"a {top.face.title}" if top.number is not None else f"a {top.face.title} card"
+    return IllegalActionError(
+        f"{name} can't play {card.name} on {top.name} with {state.color.title} active: a "
+        f"card must match the colour ({state.color.title}) or the number or symbol, or be "
+        f"a wild. Play a {state.color.title} card"
+        + ("" if top.wild else f", {face}")
+        + ", or a wild, or draw.",
+        "match",
+    )
+
+
+class Legal:
+    """What may be done now: the view the app renders its buttons from."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+
+    @property
+    def turn(self) -> str | None:
+        """Whose action the table waits for (None once the hand is won)."""
+        s = self._state
+        return s.players[s.turn] if s.status == "playing" else None
+
+    @property
+    def facing(self) -> Facing | None:
+        s = self._state
+        return s.facing if s.status == "playing" and s.started else None
+
+    @property
+    def cards(self) -> frozenset[Card]:
+        """Card kinds the player whose turn it is may play now."""
+        s = self._state
+        if status_refusal(s) is not None or s.facing == "roulette":
+            return frozenset()
+        return allowed_cards(s)
+
+    def refusal(self, card: Card, player: str | None = None) -> IllegalActionError | None:
+        """Why `player` (default: whose turn it is) may not play `card` now."""
+        s = self._state
+        seat = s.turn if player is None else s.players.index(player)
+        return card_refusal(s, seat, card)
+
+    @property
+    def can_take(self) -> bool:
+        return self.facing == "stack"
+
+    @property
+    def can_draw(self) -> bool:
+        """Drawing is allowed: 'draw N, CARD' (and 'draw N' where it ends the turn)."""
+        return self.facing == "play"
+
+    @property
+    def can_pass(self) -> bool:
+        """Under draw=one a player may draw one card and keep it."""
+        return self.can_draw and self._state.rules.draw == "one"
+
+    @property
+    def roulette(self) -> bool:
+        return self.facing == "roulette"
+
+    @property
+    def draw_room(self) -> int:
+        """Cards the player whose turn it is can take before the Mercy limit."""
+        s = self._state
+        return min(s.room(s.turn), s.drawable)
+
+    @property
+    def swap_targets(self) -> tuple[str, ...]:
+        s = self._state
+        if not s.rules.seven:
+            return ()
+        return tuple(s.players[i] for i in s.active if i != s.turn)
+
+    @property
+    def max_discard(self) -> int:
+        """How many more cards a Discard All may take with it."""
+        s = self._state
+        return max(s.hands[s.turn] - 1, 0)
+
+    @property
+    def uno_callers(self) -> tuple[str, ...]:
+        s = self._state
+        if s.status != "playing":
+            return ()
+        return tuple(s.players[i] for i in sorted(s.uno_open))
+
+    @property
+    def catchable(self) -> tuple[str, ...]:
+        """Players anybody else may catch now (one card, no UNO call, in time)."""
+        return self.uno_callers
+
+    @property
+    def correctable(self) -> tuple[str, ...]:
+        """Players who may correct their count (`has N`) now."""
+        s = self._state
+        if s.status == "playing":
+            return tuple(s.players[i] for i in s.active)
+        if s.status == "scoring":
+            return self.revealers
+        return ()
+
+    @property
+    def revealers(self) -> tuple[str, ...]:
+        """Losers who still have to reveal their cards."""
+        s = self._state
+        if s.status != "scoring":
+            return ()
+        return tuple(s.players[i] for i in s.active if i != s.hand_winner and s.revealed[i] is None)
+
+    @property
+    def next_hand(self) -> int | None:
+        s = self._state
+        return s.hand + 1 if s.status == "hand_over" else None
+
+    def actions(self) -> list[ActionLine]:
+        """Concrete legal action lines, a few per kind (for tests and simulations).
+
+        Counts are sampled (1 and the most allowed), colours all four.
+        """
+        s = self._state
+        out: list[ActionLine] = []
+        if self.turn is not None and s.started:
+            who = s.players[s.turn]
+            plays = [p for c in sorted(self.cards, key=str) for p in self._plays(c)]
+            out += [ActionLine(who, p) for p in plays]
+            if self.can_take:
+                out.append(ActionLine(who, Take()))
+            room = self.draw_room
+            if self.can_draw and room >= 1:
+                out += [ActionLine(who, Draw(1, p)) for p in plays if s.room(s.turn) > 1]
+                # Drawing up to the Mercy limit (or a dry pile) may end with no play.
+                out.append(ActionLine(who, Draw(1 if self.can_pass else room)))
+            if self.roulette and room >= 1:
+                out += [ActionLine(who, Roulette(c, 1)) for c in Color]
+        for name in self.uno_callers:
+            out.append(ActionLine(name, CallUno()))
+            out += [ActionLine(other, Catch(name)) for other in s.players if other != name]
+        for name in self.correctable:
+            seat = s.players.index(name)
+            if s.hands[seat] > 1:
+                out.append(ActionLine(name, Correct(s.hands[seat] - 1)))
+            out.append(ActionLine(name, Correct(s.hands[seat] + 1)))
+        for name in self.revealers:
+            seat = s.players.index(name)
+            out.append(ActionLine(name, Reveal(points=s.hands[seat])))
+        return out
+
+    def _plays(self, card: Card) -> list[Play]:
+        s = self._state
+        last = s.hands[s.turn] == 1
+        if card.wild and card.face.code != "CR":
+            return [Play(card, c) for c in Color]
+        if card.number == 7 and s.rules.seven and not last:
+            return [Play(card, swap=t) for t in self.swap_targets]
+        if card.face.code == "DA" and self.max_discard:
+            return [Play(card), Play(card, discard=self.max_discard)]
+        return [Play(card)]

@@ -1,0 +1,345 @@
+"""Table-record lines as value objects that parse from and print to text.
+
+`parse_line("Ann: W+6 B", players)` gives `ActionLine("Ann", Play(W+6, BLUE))`
+and `str()` of it gives the line back in canonical form. NOTATION.md is the
+contract; this module accepts what it says (and a little more: colour names,
+commas between revealed cards).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.cards import Card, Color
+from engine.errors import NotationError
+from engine.rules import HouseRules
+
+HEADER_KEYS: Final = ("players", "dealer", "rules", "start", "hand")
+MAX_NAME_LENGTH: Final = 40
+_NAME_FORBIDDEN: Final = re.compile(r"[:,#]")
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play a card from hand, with the follow-up the card needs."""
+
+    card: Card
+    color: Color | None = None  # a wild's chosen colour
+    swap: str | None = None  # a 7's swap partner
+    discard: int = 0  # a Discard All's further cards of its colour
+
+    def __str__(self) -> str:
+        text = str(self.card)
+        if self.color is not None:
+            text += f" {self.color}"
+        if self.swap is not None:
+            text += f" swap {self.swap}"
+        if self.discard:
+            text += f" discard {self.discard}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Drew `count` cards, then played `play` (the last card drawn) or none."""
+
+    count: int
+    play: Play | None = None
+
+    def __str__(self) -> str:
+        return f"draw {self.count}" + (f", {self.play}" if self.play else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Took the pending stack."""
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Roulette:
+    """The roulette victim named `color` and revealed `count` cards."""
+
+    color: Color
+    count: int
+
+    def __str__(self) -> str:
+        return f"roulette {self.color} {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallUno:
+    def __str__(self) -> str:
+        return "uno"
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    """The speaker caught `target` holding one card without calling UNO."""
+
+    target: str
+
+    def __str__(self) -> str:
+        return f"catch {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """`has N`: the table counted `count` cards in the speaker's hand."""
+
+    count: int
+
+    def __str__(self) -> str:
+        return f"has {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """After a hand: a loser's cards, or just their point value."""
+
+    cards: tuple[Card, ...] | None = None
+    points: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.cards is None) == (self.points is None):
+            raise ValueError("Reveal needs either cards or points")
+
+    def __str__(self) -> str:
+        if self.cards is None:
+            return f"reveals {self.points}"
+        return " ".join(["reveals", *map(str, self.cards)])
+
+
+Action = Play | Draw | Take | Roulette | CallUno | Catch | Correct | Reveal
+
+# ---------------------------------------------------------------- lines
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersLine:
+    names: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "players: " + ", ".join(self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class DealerLine:
+    name: str
+
+    def __str__(self) -> str:
+        return f"dealer: {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class RulesLine:
+    rules: HouseRules
+
+    def __str__(self) -> str:
+        return f"rules: {self.rules}"
+
+
+@dataclass(frozen=True, slots=True)
+class StartLine:
+    card: Card
+
+    def __str__(self) -> str:
+        return f"start: {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandLine:
+    number: int
+
+    def __str__(self) -> str:
+        return f"hand: {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLine:
+    player: str
+    action: Action
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.action}"
+
+
+Header = PlayersLine | DealerLine | RulesLine | StartLine | HandLine
+Line = Header | ActionLine
+
+# ---------------------------------------------------------------- parsing
+
+
+def strip_comment(text: str) -> str:
+    return text.split("#", 1)[0].strip()
+
+
+def parse_line(text: str, players: Sequence[str] = ()) -> Line | None:
+    """Parse one record line; None for a blank or comment-only line.
+
+    `players` are the names already seated: they resolve `Ann:`, `swap Bob`
+    and `catch Cy` case-insensitively to the names as first written.
+    """
+    body = strip_comment(text)
+    if not body:
+        return None
+    who, sep, rest = body.partition(":")
+    if not sep:
+        raise NotationError(
+            f"'{body}' has no colon: write a header (players: Ann, Bob) or a player's "
+            "action (Ann: R5)."
+        )
+    key, rest = " ".join(who.split()), rest.strip()
+    header = key.lower()
+    if header == "players":
+        return PlayersLine(parse_names(rest))
+    if header == "dealer":
+        return DealerLine(find_player(rest, players))
+    if header == "rules":
+        return RulesLine(HouseRules.parse(rest))
+    if header == "start":
+        return StartLine(Card.parse(rest))
+    if header == "hand":
+        return HandLine(parse_count(rest, "hand number"))
+    player = find_player(key, players)
+    return ActionLine(player, parse_action(rest, players))
+
+
+def parse_names(text: str) -> tuple[str, ...]:
+    """The names of a `players:` header, separated by commas."""
+    return tuple(clean_name(part) for part in text.split(","))
+
+
+def clean_name(text: str) -> str:
+    """A player's name with its spaces tidied, or a NotationError saying what is wrong."""
+    name = " ".join(text.split())
+    if not name:
+        raise NotationError(
+            "A player's name is empty: list the names separated by commas (players: Ann, Bob, Cy)."
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        raise NotationError(
+            f"The name '{name[:20]}...' is longer than {MAX_NAME_LENGTH} characters."
+        )
+    if name.lower() in HEADER_KEYS:
+        raise NotationError(
+            f"A player can't be called '{name}': it is a header word ({', '.join(HEADER_KEYS)})."
+        )
+    if _NAME_FORBIDDEN.search(name):
+        raise NotationError(f"The name '{name}' can't contain ':', ',' or '#'.")
+    return name
+
+
+def find_player(text: str, players: Sequence[str]) -> str:
+    wanted = " ".join(text.split()).lower()
+    for name in players:
+        if name.lower() == wanted:
+            return name
+    if not players:
+        raise NotationError(
+            f"'{text}' is not known yet: a record starts by seating the players "
+            "(players: Ann, Bob, Cy)."
+        )
+    raise NotationError(f"There is no player '{text}' at this table ({', '.join(players)}).")
+
+
+def parse_count(text: str, what: str) -> int:
+    text = text.strip()
+    if not text.isdigit() or not text.isascii():
+        raise NotationError(f"'{text}' is not a number ({what}): write it in digits, like 3.")
+    if len(text) > 6:
+        raise NotationError(f"{text} is far too large for a {what}.")
+    return int(text)
+
+
+def parse_action(text: str, players: Sequence[str] = ()) -> Action:
+    """Parse the part of an action line after `PLAYER:`."""
+    words = text.split()
+    if not words:
+        raise NotationError("The action is missing: write what the player did (R5, take, ...).")
+    verb = words[0].lower()
+    if verb == "draw":
+        head, comma, tail = text.partition(",")
+        head_words = head.split()
+        if len(head_words) != 2:
+            raise NotationError(
+                f"'{text}': write draw N (the number of cards drawn), then optionally "
+                "', CARD' for the card played, as in 'draw 3, G7'."
+            )
+        count = parse_count(head_words[1], "cards drawn")
+        if comma and not tail.strip():
+            raise NotationError(f"'{text}': the card played after the draw is missing.")
+        return Draw(count, _parse_play(tail.split(), players) if comma else None)
+    if verb == "take":
+        _expect_alone(words, "take")
+        return Take()
+    if verb == "uno":
+        _expect_alone(words, "uno")
+        return CallUno()
+    if verb == "roulette":
+        if len(words) != 3:
+            raise NotationError(
+                f"'{text}': write roulette, the colour named and the number of cards "
+                "revealed, as in 'roulette G 3'."
+            )
+        return Roulette(Color.parse(words[1]), parse_count(words[2], "cards revealed"))
+    if verb == "catch":
+        if len(words) < 2:
+            raise NotationError("'catch' needs the player caught, as in 'catch Ann'.")
+        return Catch(find_player(" ".join(words[1:]), players))
+    if verb == "has":
+        if len(words) != 2:
+            raise NotationError("'has' needs the number of cards counted, as in 'has 9'.")
+        return Correct(parse_count(words[1], "cards counted"))
+    if verb in ("reveals", "reveal"):
+        items = " ".join(words[1:]).replace(",", " ").split()
+        if len(items) == 1 and items[0].isdigit():
+            return Reveal(points=parse_count(items[0], "points"))
+        return Reveal(cards=tuple(Card.parse(item) for item in items))
+    return _parse_play(words, players)
+
+
+def _expect_alone(words: list[str], verb: str) -> None:
+    if len(words) != 1:
+        raise NotationError(f"'{verb}' takes nothing after it (got '{' '.join(words)}').")
+
+
+def _parse_play(words: list[str], players: Sequence[str]) -> Play:
+    if not words:
+        raise NotationError("The card played is missing.")
+    try:
+        card = Card.parse(words[0])
+    except NotationError:
+        raise NotationError(
+            f"'{words[0]}' is neither a card nor an action: write a card (R5, G+2, W+6 B) "
+            "or one of draw, take, roulette, uno, catch, has, reveals."
+        ) from None
+    rest = words[1:]
+    color: Color | None = None
+    swap: str | None = None
+    discard = 0
+    if rest and rest[0].lower() not in ("swap", "discard"):
+        color = Color.parse(rest.pop(0))
+    if rest and rest[0].lower() == "swap":
+        if len(rest) < 2:
+            raise NotationError(f"'{card} swap' needs the player swapped with.")
+        swap = find_player(" ".join(rest[1:]), players)
+        rest = []
+    elif rest and rest[0].lower() == "discard":
+        if len(rest) != 2:
+            raise NotationError(
+                f"'{card} discard' needs how many more cards of its colour went with it, "
+                f"as in '{card} discard 2'."
+            )
+        discard = parse_count(rest[1], "cards discarded")
+        rest = []
+    if rest:
+        raise NotationError(f"Unexpected '{' '.join(rest)}' after {card}.")
+    return Play(card, color, swap, discard)

@@ -1,0 +1,688 @@
+"""Applies one record line to a state: the effects of every No Mercy rule.
+
+`apply(state, line)` returns a new state or raises an `EngineError`; the
+state given is never changed. Legality of a card lives in `engine.legal`;
+this module checks the rest (follow-ups, counts) and carries out the effects,
+including the ones nobody writes down: knockouts, reshuffles, the end of a
+hand, scoring and the end of the match.
+"""
+
+from __future__ import annotations
+
+from engine.cards import Card, Face
+from engine.errors import CardCountError, EngineError, IllegalActionError
+from engine.legal import card_refusal, needed_to_stack, status_refusal, turn_refusal
+from engine.notation import (
+    ActionLine,
+    CallUno,
+    Catch,
+    Correct,
+    DealerLine,
+    Draw,
+    HandLine,
+    Line,
+    Play,
+    PlayersLine,
+    Reveal,
+    Roulette,
+    RulesLine,
+    StartLine,
+    Take,
+)
+from engine.state import (
+    KNOCKOUT_POINTS,
+    HandResult,
+    HandScored,
+    HandWon,
+    KnockedOut,
+    MatchWon,
+    Reshuffled,
+    ShortDraw,
+    State,
+    UnoWindow,
+)
+
+
+def apply(state: State, line: Line) -> State:
+    """The state after `line`, or an EngineError saying why the line is refused."""
+    s = state.copy()
+    if isinstance(line, ActionLine):
+        seat = s.players.index(line.player)
+        action = line.action
+        if isinstance(action, Play):
+            _close_uno_windows(s)
+            _play(s, seat, action)
+        elif isinstance(action, Draw):
+            _draw(s, seat, action)
+        elif isinstance(action, Take):
+            _take(s, seat)
+        elif isinstance(action, Roulette):
+            _roulette(s, seat, action)
+        elif isinstance(action, CallUno):
+            _call_uno(s, seat)
+        elif isinstance(action, Catch):
+            _catch(s, seat, s.players.index(action.target))
+        elif isinstance(action, Correct):
+            _correct(s, seat, action.count)
+        else:
+            _reveal(s, seat, action)
+    elif isinstance(line, StartLine):
+        _start(s, line.card)
+    elif isinstance(line, HandLine):
+        _next_hand(s, line.number)
+    elif isinstance(line, DealerLine):
+        _set_dealer(s, s.players.index(line.name))
+    elif isinstance(line, RulesLine):
+        if s.hand != 1 or s.started:
+            raise IllegalActionError(
+                "House rules are set before the first start card of the match.", "setup"
+            )
+        s.rules = line.rules
+    else:
+        assert isinstance(line, PlayersLine)
+        raise IllegalActionError(
+            f"The players are already seated ({', '.join(s.players)}): 'players:' is the "
+            "first line of a record and comes once.",
+            "setup",
+        )
+    return s
+
+
+# ---------------------------------------------------------------- headers
+
+
+def _set_dealer(s: State, seat: int) -> None:
+    if s.started or s.status != "playing":
+        raise IllegalActionError(
+            f"The dealer of hand {s.hand} is set before its start card; the deal passes to "
+            "the left by itself after each hand.",
+            "setup",
+        )
+    s.dealer = seat
+    s.turn = (seat + 1) % len(s.players)
+
+
+def _start(s: State, card: Card) -> None:
+    if s.status != "playing":
+        refusal = status_refusal(s)
+        assert refusal is not None
+        raise refusal
+    if s.started:
+        raise IllegalActionError(f"Hand {s.hand} already has its start card ({s.top}).", "setup")
+    if card.number is None:
+        raise IllegalActionError(
+            f"The start card must be a number card, not {card.name}: an action or wild card "
+            "turned up at the start goes back into the deck. Record the first number card.",
+            "setup",
+        )
+    s.started = True
+    s.top, s.color = card, card.color
+    s.draw_pile -= 1
+    s.discard_pile += 1
+    s.discard_known = {card: 1}
+
+
+def _next_hand(s: State, number: int) -> None:
+    if s.status == "playing" and not s.started and number == s.hand:
+        return  # 'hand: 1' at the top of a record says what is already so
+    if s.status != "hand_over":
+        refusal = status_refusal(s)
+        raise refusal or IllegalActionError(
+            f"Hand {s.hand} is not over yet: a new hand starts once this one is won and scored.",
+            "hand-over",
+        )
+    if number != s.hand + 1:
+        raise IllegalActionError(f"The next hand is hand {s.hand + 1}, not {number}.", "setup")
+    s.hand = number
+    s.dealer = (s.dealer + 1) % len(s.players)  # the deal passes to the left
+    s.deal()
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def _draw_cards(s: State, seat: int, n: int) -> None:
+    """Move `n` cards (no more than `s.drawable`) from the draw pile to a hand."""
+    if n > s.draw_pile:
+        n -= s.draw_pile
+        _reshuffle(s)
+    s.draw_pile -= n
+    s.hands[seat] += n
+
+
+def _reshuffle(s: State) -> None:
+    """The discard pile but its top card, and every set-aside hand, become the draw pile."""
+    returned = s.set_aside
+    s.draw_pile += s.discard_pile - 1 + returned
+    s.discard_pile = 1
+    s.set_aside = 0
+    assert s.top is not None
+    s.discard_known = {s.top: 1}
+    s.exhausted = frozenset()
+    s.reshuffles += 1
+    s.events += (Reshuffled(s.draw_pile, returned),)
+
+
+def _short_count(s: State, seat: int, wanted: int) -> int:
+    """How many of `wanted` penalty cards `seat` actually draws: Mercy and a dry pile stop it."""
+    n = min(wanted, s.room(seat), s.drawable)
+    if n < wanted and n < s.room(seat):
+        s.events += (ShortDraw(s.players[seat], wanted, n),)
+    return n
+
+
+def _mercy(s: State, seat: int) -> bool:
+    """Knock `seat` out if they hold the Mercy limit or more. True if they are out."""
+    limit = s.rules.mercy
+    if limit is None or s.hands[seat] < limit:
+        return False
+    cards = s.hands[seat]
+    s.set_aside += cards
+    s.hands[seat] = 0
+    s.out += (seat,)
+    s.uno_open -= {seat}
+    s.uno_called -= {seat}
+    s.events += (KnockedOut(s.players[seat], cards),)
+    active = s.active
+    if len(active) == 1 and s.status == "playing":
+        _declare_winner(s, active[0], by_knockout=True)
+        _score_if_revealed(s)
+    return True
+
+
+def _pass_turn_after_knockout(s: State, seat: int) -> None:
+    """A knocked-out player's turn, and whatever they faced, moves on to the next player."""
+    if s.status == "playing" and s.turn == seat:
+        s.turn = s.next_active(seat)
+
+
+# ---------------------------------------------------------------- turn actions
+
+
+def _close_uno_windows(s: State) -> None:
+    """A turn begins: nobody can be caught for an earlier missed UNO any more."""
+    s.uno_open = frozenset()
+
+
+def _recount_uno(s: State, seats: list[int]) -> None:
+    """Players whose hands changed hands: one card means UNO again, else no UNO state."""
+    for seat in seats:
+        if s.hands[seat] == 1:
+            s.uno_open |= {seat}
+            s.uno_called -= {seat}
+            s.events += (UnoWindow(s.players[seat]),)
+        else:
+            s.uno_open -= {seat}
+            s.uno_called -= {seat}
+
+
+def _play(s: State, seat: int, play: Play) -> None:
+    card = play.card
+    refusal = card_refusal(s, seat, card)
+    if refusal is not None:
+        raise refusal
+    _check_follow_ups(s, seat, play)
+
+    s.hands[seat] -= 1 + play.discard
+    s.discard_pile += 1 + play.discard
+    known = s.discard_known = dict(s.discard_known)
+    known[card] = count = known.get(card, 0) + 1
+    if count >= card.copies:
+        s.exhausted |= {card}
+    s.top = card
+    s.color = play.color if card.wild else card.color
+    if s.hands[seat] == 0:
+        _win_with_last_card(s, seat, card)
+        return
+    if s.hands[seat] == 1:
+        _recount_uno(s, [seat])
+    else:
+        s.uno_called -= {seat}
+
+    face = card.face
+    seven, zero = card.number == 7 and s.rules.seven, card.number == 0 and s.rules.zero
+    if card.draw:
+        if face is Face.WILD_REVERSE_DRAW4:
+            s.direction = -s.direction
+        s.stack_total += card.draw
+        s.stack_last = card.draw
+        s.facing = "stack"
+        two_left = len(s.out) == len(s.players) - 2
+        # Two players: a Wild Reverse Draw 4 "skips the other player and makes YOU draw".
+        s.turn = seat if face is Face.WILD_REVERSE_DRAW4 and two_left else s.next_active(seat)
+        return
+    s.facing = "play"
+    if face is Face.WILD_ROULETTE:
+        s.facing = "roulette"
+        s.turn = s.next_active(seat)
+    elif face is Face.SKIP:
+        s.turn = s.next_active(seat, 2)
+    elif face is Face.REVERSE:
+        s.direction = -s.direction
+        two_left = len(s.out) == len(s.players) - 2
+        s.turn = seat if two_left else s.next_active(seat)
+    elif face is Face.SKIP_EVERYONE:
+        s.turn = seat
+    elif seven:
+        assert play.swap is not None
+        other = s.players.index(play.swap)
+        s.hands[seat], s.hands[other] = s.hands[other], s.hands[seat]
+        _recount_uno(s, [seat, other])
+        s.turn = s.next_active(seat)
+    elif zero:
+        seats = [seat]
+        while (after := s.next_active(seats[-1])) != seat:
+            seats.append(after)
+        held = [s.hands[i] for i in seats]
+        for i, count in zip(seats[1:] + seats[:1], held, strict=True):
+            s.hands[i] = count
+        _recount_uno(s, seats)
+        s.turn = s.next_active(seat)
+    else:
+        s.turn = s.next_active(seat)
+
+
+def _check_follow_ups(s: State, seat: int, play: Play) -> None:
+    """The colour, swap partner and discard count a card needs, and nothing else."""
+    card, name = play.card, s.players[seat]
+    if card.wild and card.face is not Face.WILD_ROULETTE and play.color is None:
+        raise IllegalActionError(
+            f"{name} played {card.name} without naming a colour: write {card} R, Y, G or B.",
+            "wild-color",
+        )
+    if play.color is not None and not (card.wild and card.face is not Face.WILD_ROULETTE):
+        why = (
+            "with Colour Roulette the next player names the colour"
+            if card.wild
+            else f"{card.name} has its own colour"
+        )
+        raise IllegalActionError(
+            f"{name} can't name a colour for {card.name}: {why}. Write {card} alone.",
+            "wild-color",
+        )
+    held = s.hands[seat]
+    if play.discard:
+        if card.face is not Face.DISCARD_ALL:
+            raise IllegalActionError(
+                f"Only a Discard All takes other cards with it, not {card.name}.",
+                "discard-all",
+            )
+        if play.discard > held - 1:
+            raise IllegalActionError(
+                f"{name} holds {held} card{'s' * (held != 1)}: the Discard All and at most "
+                f"{held - 1} more can go, not {play.discard}. Correct the count first "
+                "(has N) if the app is wrong.",
+                "discard-all",
+            )
+    last = held - 1 - play.discard == 0
+    if card.number == 7 and s.rules.seven:
+        if last:
+            if play.swap is not None:
+                raise IllegalActionError(
+                    f"{card.name} is {name}'s last card: {name} wins the hand and nobody "
+                    f"swaps. Write {card} alone.",
+                    "swap",
+                )
+            return
+        others = [s.players[i] for i in s.active if i != seat]
+        if play.swap is None:
+            raise IllegalActionError(
+                f"{name} must swap hands with another player after a 7: write "
+                f"{card} swap NAME ({', '.join(others)}).",
+                "swap",
+            )
+        target = s.players.index(play.swap)
+        if target == seat:
+            raise IllegalActionError(
+                f"{name} can't swap hands with themselves: choose one of {', '.join(others)}.",
+                "swap",
+            )
+        if target in s.out:
+            raise IllegalActionError(
+                f"{play.swap} was knocked out of this hand and can't be swapped with: "
+                f"choose one of {', '.join(others)}.",
+                "swap",
+            )
+    elif play.swap is not None:
+        why = "7 swap is off at this table (seven=off)" if card.number == 7 else "only a 7 swaps"
+        raise IllegalActionError(
+            f"{name} can't swap hands with {card.name}: {why}. Write {card} alone.", "swap"
+        )
+
+
+def _win_with_last_card(s: State, seat: int, card: Card) -> None:
+    _declare_winner(s, seat, by_knockout=False)
+    if card.draw and s.rules.final_draw:
+        # House rule: the next player draws the penalty before scoring (Mercy applies).
+        if card.face is Face.WILD_REVERSE_DRAW4:
+            s.direction = -s.direction
+        victim = s.next_active(seat)
+        _draw_cards(s, victim, _short_count(s, victim, s.stack_total + card.draw))
+        _mercy(s, victim)
+    s.stack_total = s.stack_last = 0
+    _score_if_revealed(s)
+
+
+def _declare_winner(s: State, seat: int, *, by_knockout: bool) -> None:
+    s.status = "scoring"
+    s.hand_winner = seat
+    s.facing = "play"
+    s.uno_open = s.uno_called = frozenset()
+    s.events += (HandWon(s.players[seat], by_knockout),)
+
+
+def _draw(s: State, seat: int, draw: Draw) -> None:
+    refusal = turn_refusal(s, seat, "draw")
+    if refusal is not None:
+        raise refusal
+    name, n = s.players[seat], draw.count
+    _refuse_unless_facing_play(s, seat, "draw")
+    room, available = s.room(seat), s.drawable
+    if n > available:
+        raise CardCountError(
+            f"{name} can't draw {n}: only {available} card{'s' * (available != 1)} can be "
+            "drawn (the draw pile, then the reshuffled discard pile)."
+        )
+    if n > room or (n == room and draw.play is not None):
+        raise IllegalActionError(
+            f"{name} reached the Mercy limit ({s.rules.mercy}) at card {room} of the draw and "
+            f"was knocked out there: the rest is not drawn and nothing is played. Write "
+            f"draw {room}.",
+            "mercy",
+        )
+    if s.rules.draw == "one" and n != 1 and available:
+        raise IllegalActionError(
+            f"{name} draws exactly one card at this table (draw=one): write draw 1, then the "
+            "card if it could be played.",
+            "draw",
+        )
+    if draw.play is None:
+        if s.rules.draw == "until" and n < room and n < available:
+            raise IllegalActionError(
+                f"{name} drew {n} and played nothing: a player draws until a card can be "
+                f"played, then must play it. Write 'draw {max(n, 1)}, CARD' with the card "
+                "played (a draw ends without a play only at the Mercy limit).",
+                "draw",
+            )
+    elif n == 0:
+        raise IllegalActionError(
+            f"'draw 0, {draw.play}' draws nothing: write {draw.play} alone.", "draw"
+        )
+    _close_uno_windows(s)
+    _draw_cards(s, seat, n)
+    s.uno_called -= {seat}
+    if _mercy(s, seat):
+        _pass_turn_after_knockout(s, seat)
+    elif draw.play is None:
+        s.turn = s.next_active(seat)
+    else:
+        _play(s, seat, draw.play)
+
+
+def _refuse_unless_facing_play(s: State, seat: int, tried: str) -> None:
+    name = s.players[seat]
+    if s.facing == "stack":
+        raise IllegalActionError(
+            f"{name} can't {tried}: {name} faces +{s.stack_total} and must stack a Draw card "
+            f"of +{needed_to_stack(s)} or more, or take {s.stack_total}.",
+            "stack",
+        )
+    if s.facing == "roulette":
+        raise IllegalActionError(
+            f"{name} can't {tried}: a Colour Roulette was played on {name}, who names a "
+            "colour and reveals cards (roulette C N).",
+            "roulette",
+        )
+
+
+def _take(s: State, seat: int) -> None:
+    refusal = turn_refusal(s, seat, "take a stack")
+    if refusal is not None:
+        raise refusal
+    if s.facing != "stack":
+        if s.facing == "roulette":
+            _refuse_unless_facing_play(s, seat, "take a stack")
+        raise IllegalActionError(
+            f"There is no stack for {s.players[seat]} to take: nobody played a Draw card on "
+            "them. Play a card or draw.",
+            "stack",
+        )
+    _close_uno_windows(s)
+    _draw_cards(s, seat, _short_count(s, seat, s.stack_total))
+    s.uno_called -= {seat}
+    s.stack_total = s.stack_last = 0
+    s.facing = "play"
+    _mercy(s, seat)
+    if s.status == "playing":
+        s.turn = s.next_active(seat)
+
+
+def _roulette(s: State, seat: int, roulette: Roulette) -> None:
+    refusal = turn_refusal(s, seat, "answer a Colour Roulette")
+    if refusal is not None:
+        raise refusal
+    name, n = s.players[seat], roulette.count
+    if s.facing != "roulette":
+        raise IllegalActionError(
+            f"No Colour Roulette was played on {name}: there is no colour to name.",
+            "roulette",
+        )
+    room, available = s.room(seat), s.drawable
+    if n == 0 and available:
+        raise IllegalActionError(
+            f"{name} reveals at least one card: cards are turned up until one is "
+            f"{roulette.color.title}.",
+            "roulette",
+        )
+    if n > available:
+        raise CardCountError(
+            f"{name} can't reveal {n}: only {available} card{'s' * (available != 1)} can be "
+            "drawn (the draw pile, then the reshuffled discard pile)."
+        )
+    if n > room:
+        raise IllegalActionError(
+            f"{name} reached the Mercy limit ({s.rules.mercy}) at the {room}th card revealed "
+            f"and was knocked out there: write roulette {roulette.color} {room}.",
+            "mercy",
+        )
+    _close_uno_windows(s)
+    _draw_cards(s, seat, n)
+    s.uno_called -= {seat}
+    s.color = roulette.color
+    s.facing = "play"
+    _mercy(s, seat)
+    if s.status == "playing":
+        s.turn = s.next_active(seat)
+
+
+# ---------------------------------------------------------------- any time
+
+
+def _call_uno(s: State, seat: int) -> None:
+    refusal = status_refusal(s)
+    if refusal is not None:
+        raise refusal
+    name, held = s.players[seat], s.hands[seat]
+    if seat in s.uno_called:
+        raise IllegalActionError(f"{name} already called UNO.", "uno")
+    if held != 1:
+        raise IllegalActionError(
+            f"{name} holds {held} cards: UNO is called with one card left.", "uno"
+        )
+    s.uno_open -= {seat}
+    s.uno_called |= {seat}
+
+
+def _catch(s: State, seat: int, target: int) -> None:
+    refusal = status_refusal(s)
+    if refusal is not None:
+        raise refusal
+    name, caught, held = s.players[seat], s.players[target], s.hands[target]
+    if target == seat:
+        raise IllegalActionError(
+            f"Nobody catches themselves: {name} calls UNO instead (uno).", "uno"
+        )
+    if target in s.uno_called:
+        raise IllegalActionError(f"{caught} already called UNO: there is nothing to catch.", "uno")
+    if held != 1 or target in s.out:
+        raise IllegalActionError(
+            f"{caught} holds {held} cards: only a player down to one card who has not called "
+            "UNO can be caught.",
+            "uno",
+        )
+    if target not in s.uno_open:
+        raise IllegalActionError(
+            f"Too late to catch {caught}: a catch must come before the next player begins "
+            "their turn.",
+            "uno",
+        )
+    s.uno_open -= {target}
+    _draw_cards(s, target, _short_count(s, target, 2))
+    if _mercy(s, target):
+        _pass_turn_after_knockout(s, target)
+
+
+def _correct(s: State, seat: int, count: int) -> None:
+    name, held = s.players[seat], s.hands[seat]
+    if s.status in ("hand_over", "match_over"):
+        refusal = status_refusal(s)
+        assert refusal is not None
+        raise refusal
+    if seat in s.out:
+        raise IllegalActionError(
+            f"{name} was knocked out of this hand: their cards are set aside, there is no "
+            "count to correct.",
+            "mercy",
+        )
+    if s.status == "scoring":
+        if seat == s.hand_winner:
+            raise IllegalActionError(
+                f"{name} won the hand with no cards left: there is no count to correct.",
+                "scoring",
+            )
+        if s.revealed[seat] is not None:
+            raise IllegalActionError(
+                f"{name} has already revealed: a count is corrected before revealing.",
+                "scoring",
+            )
+    if count == 0:
+        raise CardCountError(
+            f"'has 0' would mean {name} has no cards and has won: record the play that emptied "
+            f"{name}'s hand instead."
+        )
+    extra = count - held
+    if extra > s.drawable:
+        raise CardCountError(
+            f"{name} can't hold {count} cards: only {s.drawable} more can come from the draw pile."
+        )
+    if extra > 0:
+        _draw_cards(s, seat, extra)
+    else:
+        s.hands[seat] = count
+        s.draw_pile -= extra
+    if extra:
+        _recount_uno(s, [seat])
+        if count == 1:
+            s.uno_open -= {seat}  # a correction opens no window: nobody missed a call
+            s.events = tuple(e for e in s.events if not isinstance(e, UnoWindow))
+    if _mercy(s, seat):
+        _pass_turn_after_knockout(s, seat)
+        if s.status == "scoring":
+            _score_if_revealed(s)
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def _reveal(s: State, seat: int, reveal: Reveal) -> None:
+    name = s.players[seat]
+    if s.status == "playing":
+        raise IllegalActionError(
+            f"{name} can't reveal yet: the hand isn't won. Cards are revealed after a player "
+            "goes out.",
+            "scoring",
+        )
+    refusal = status_refusal(s)
+    if s.status != "scoring" and refusal is not None:
+        raise refusal
+    if seat == s.hand_winner:
+        raise IllegalActionError(f"{name} won the hand: the winner reveals nothing.", "scoring")
+    if seat in s.out:
+        raise IllegalActionError(
+            f"{name} was knocked out: their cards don't count (the winner scores "
+            f"{KNOCKOUT_POINTS} for the knockout).",
+            "scoring",
+        )
+    if s.revealed[seat] is not None:
+        raise IllegalActionError(f"{name} already revealed ({s.revealed[seat]} points).", "scoring")
+    held = s.hands[seat]
+    if reveal.cards is not None:
+        cards = reveal.cards
+        if len(cards) != held:
+            raise CardCountError(
+                f"{name} holds {held} cards by the app's count but revealed {len(cards)}: if "
+                f"the app is wrong, correct the count first (has {len(cards)})."
+            )
+        seen = dict(s.revealed_cards)
+        for card in cards:
+            seen[card] = seen.get(card, 0) + 1
+            if seen[card] + s.discard_known.get(card, 0) > card.copies:
+                raise CardCountError(
+                    f"{name} can't hold another {card.name}: the deck has {card.copies} and "
+                    "the others are already accounted for (discard pile or revealed)."
+                )
+        s.revealed_cards = seen
+        points = sum(card.points for card in cards)
+    else:
+        assert reveal.points is not None
+        points = reveal.points
+        if points > 50 * held:
+            raise CardCountError(
+                f"{name} holds {held} card{'s' * (held != 1)}: at most {50 * held} points "
+                f"(50 a card), not {points}."
+            )
+    revealed = list(s.revealed)
+    revealed[seat] = points
+    s.revealed = tuple(revealed)
+    _score_if_revealed(s)
+
+
+def _score_if_revealed(s: State) -> None:
+    """Score the hand once every loser still in it has revealed."""
+    winner = s.hand_winner
+    if s.status != "scoring" or winner is None:
+        return
+    if any(s.revealed[i] is None for i in s.active if i != winner):
+        return
+    n = len(s.players)
+    points = [0] * n
+    if s.rules.scoring == "high":
+        left = sum(s.revealed[i] or 0 for i in s.active if i != winner)
+        points[winner] = left + KNOCKOUT_POINTS * len(s.out)
+    else:
+        for i in range(n):
+            points[i] = KNOCKOUT_POINTS if i in s.out else s.revealed[i] or 0
+        points[winner] = 0
+    s.scores = tuple(total + p for total, p in zip(s.scores, points, strict=True))
+    s.history += (HandResult(s.hand, winner, tuple(points), s.out),)
+    s.status = "hand_over"
+    s.events += (HandScored(tuple(zip(s.players, points, strict=True))),)
+    _end_match_if_won(s)
+
+
+def _end_match_if_won(s: State) -> None:
+    target, scores = s.rules.target, s.scores
+    if max(scores) < target:
+        return
+    if s.rules.scoring == "high":
+        best = max(scores)
+    else:
+        best = min(scores)
+        if scores.count(best) > 1:
+            return  # a tie for the lowest total: play another hand to break it
+    s.match_winner = scores.index(best)
+    s.status = "match_over"
+    s.events += (MatchWon(s.players[s.match_winner], best),)
+
+
+__all__ = ["EngineError", "apply"]

@@ -1,0 +1,317 @@
+"""The state of a table between two record lines, and the events a line caused.
+
+A `State` is a snapshot: the referee copies it, changes the copy and never
+touches a state once the game has stored it, so history and undo are just a
+list of snapshots. Players are seat indices here; names appear at the edges
+(JSON, events, messages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from engine.cards import DECK_SIZE, HAND_SIZE, Card, Color
+from engine.rules import HouseRules
+
+Status = Literal["playing", "scoring", "hand_over", "match_over"]
+Facing = Literal["play", "stack", "roulette"]
+
+CLOCKWISE: Final = 1
+COUNTERCLOCKWISE: Final = -1
+KNOCKOUT_POINTS: Final = 250
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class KnockedOut:
+    player: str
+    cards: int
+
+    def __str__(self) -> str:
+        return f"{self.player} reached {self.cards} cards and is knocked out (Mercy)."
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled:
+    cards: int  # cards in the new draw pile
+    returned: int  # of which set-aside cards of knocked-out players
+
+    def __str__(self) -> str:
+        back = f", {self.returned} set-aside cards among them" if self.returned else ""
+        return (
+            f"The draw pile ran out: the discard pile was reshuffled into {self.cards} cards{back}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ShortDraw:
+    player: str
+    wanted: int
+    drawn: int
+
+    def __str__(self) -> str:
+        return (
+            f"Only {self.drawn} of {self.wanted} cards were left to draw: "
+            f"{self.player} took {self.drawn}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UnoWindow:
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player} has one card: UNO! (anyone may catch them until the next turn)"
+
+
+@dataclass(frozen=True, slots=True)
+class HandWon:
+    player: str
+    by_knockout: bool
+
+    def __str__(self) -> str:
+        how = "as the last player left" if self.by_knockout else "with the last card"
+        return f"{self.player} wins the hand {how}."
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    points: tuple[tuple[str, int], ...]
+
+    def __str__(self) -> str:
+        scored = [f"{name} +{pts}" for name, pts in self.points if pts]
+        return "Hand scored: " + (", ".join(scored) if scored else "no points") + "."
+
+
+@dataclass(frozen=True, slots=True)
+class MatchWon:
+    player: str
+    score: int
+
+    def __str__(self) -> str:
+        return f"{self.player} wins the match with {self.score} points!"
+
+
+Event = KnockedOut | Reshuffled | ShortDraw | UnoWindow | HandWon | HandScored | MatchWon
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One scored hand, for the scoreboard."""
+
+    hand: int
+    winner: int
+    points: tuple[int, ...]  # added to each player's total
+    knocked_out: tuple[int, ...]
+
+
+# ---------------------------------------------------------------- state
+
+
+class State:
+    """Everything the table needs to know, after some line of the record."""
+
+    __slots__ = (
+        "color",
+        "dealer",
+        "direction",
+        "discard_known",
+        "discard_pile",
+        "draw_pile",
+        "events",
+        "exhausted",
+        "facing",
+        "hand",
+        "hand_winner",
+        "hands",
+        "history",
+        "match_winner",
+        "out",
+        "players",
+        "reshuffles",
+        "revealed",
+        "revealed_cards",
+        "rules",
+        "scores",
+        "set_aside",
+        "stack_last",
+        "stack_total",
+        "started",
+        "status",
+        "top",
+        "turn",
+        "uno_called",
+        "uno_open",
+    )
+
+    players: tuple[str, ...]
+    rules: HouseRules
+    dealer: int
+    hand: int
+    started: bool  # the start card is down
+    status: Status
+    turn: int
+    facing: Facing
+    direction: int
+    top: Card | None
+    color: Color | None
+    stack_total: int
+    stack_last: int
+    hands: list[int]
+    out: tuple[int, ...]  # knocked out this hand, in order
+    draw_pile: int
+    discard_pile: int
+    set_aside: int
+    discard_known: dict[Card, int]  # cards known to be in the discard pile
+    exhausted: frozenset[Card]  # kinds whose every copy is in the discard pile
+    hand_winner: int | None
+    scores: tuple[int, ...]
+    match_winner: int | None
+    uno_open: frozenset[int]  # one card, no call yet, catchable now
+    uno_called: frozenset[int]  # called UNO and still holding one card
+    revealed: tuple[int | None, ...]  # points revealed this hand
+    revealed_cards: dict[Card, int]
+    history: tuple[HandResult, ...]
+    events: tuple[Event, ...]  # what the last line caused by itself
+    reshuffles: int  # in the whole match
+
+    @classmethod
+    def new(cls, players: tuple[str, ...], rules: HouseRules) -> State:
+        s = object.__new__(cls)
+        s.players = players
+        s.rules = rules
+        s.dealer = len(players) - 1
+        s.hand = 1
+        s.scores = (0,) * len(players)
+        s.match_winner = None
+        s.history = ()
+        s.reshuffles = 0
+        s.deal()
+        return s
+
+    def deal(self) -> None:
+        """Seven cards each, nothing face up yet: the state before `start:`."""
+        n = len(self.players)
+        self.started = False
+        self.status = "playing"
+        self.turn = (self.dealer + 1) % n
+        self.facing = "play"
+        self.direction = CLOCKWISE
+        self.top = None
+        self.color = None
+        self.stack_total = self.stack_last = 0
+        self.hands = [HAND_SIZE] * n
+        self.out = ()
+        self.draw_pile = DECK_SIZE - HAND_SIZE * n
+        self.discard_pile = 0
+        self.set_aside = 0
+        self.discard_known = {}
+        self.exhausted = frozenset()
+        self.hand_winner = None
+        self.uno_open = self.uno_called = frozenset()
+        self.revealed = (None,) * n
+        self.revealed_cards = {}
+        self.events = ()
+
+    def copy(self) -> State:
+        s = object.__new__(State)
+        for name in State.__slots__:
+            object.__setattr__(s, name, getattr(self, name))
+        s.hands = self.hands.copy()
+        s.events = ()
+        return s
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)
+
+    @property
+    def active(self) -> list[int]:
+        """Seats still in the hand, clockwise from seat 0."""
+        return [i for i in range(len(self.players)) if i not in self.out]
+
+    @property
+    def mercy_limit(self) -> int | None:
+        return self.rules.mercy
+
+    def next_active(self, seat: int, steps: int = 1) -> int:
+        """The active seat `steps` turns after `seat` in the current direction."""
+        n, out, d = len(self.players), self.out, self.direction
+        for _ in range(steps):
+            seat = (seat + d) % n
+            while seat in out:
+                seat = (seat + d) % n
+        return seat
+
+    def room(self, seat: int) -> int:
+        """Cards `seat` can still take before the Mercy limit knocks them out."""
+        limit = self.rules.mercy
+        return 1 << 30 if limit is None else limit - self.hands[seat]
+
+    @property
+    def drawable(self) -> int:
+        """Cards that can still be drawn: the pile, then a reshuffle."""
+        reshuffle = max(self.discard_pile - 1, 0) + self.set_aside
+        return self.draw_pile + reshuffle
+
+    def total_cards(self) -> int:
+        return self.draw_pile + self.discard_pile + sum(self.hands) + self.set_aside
+
+    # ------------------------------------------------------------ output
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as NOTATION.md specifies it, plus a few extra keys."""
+        names = self.players
+        playing = self.status == "playing"
+
+        def name(seat: int | None) -> str | None:
+            return None if seat is None else names[seat]
+
+        return {
+            "hand": self.hand,
+            "status": self.status,
+            "turn": names[self.turn] if playing else None,
+            "facing": self.facing if playing else None,
+            "direction": "clockwise" if self.direction == CLOCKWISE else "counterclockwise",
+            "top": None if self.top is None else str(self.top),
+            "color": None if self.color is None else self.color.value,
+            "stack": {"total": self.stack_total, "last": self.stack_last}
+            if self.stack_total
+            else None,
+            "hands": dict(zip(names, self.hands, strict=True)),
+            "out": [names[i] for i in self.out],
+            "draw_pile": self.draw_pile,
+            "discard_pile": self.discard_pile,
+            "set_aside": self.set_aside,
+            "hand_winner": name(self.hand_winner),
+            "scores": dict(zip(names, self.scores, strict=True)),
+            "match_winner": name(self.match_winner),
+            # extensions
+            "players": list(names),
+            "dealer": names[self.dealer],
+            "rules": str(self.rules),
+            "next": names[self.next_active(self.turn)]
+            if playing and len(self.out) < len(names) - 1
+            else None,
+            "uno": {
+                "open": [names[i] for i in sorted(self.uno_open)],
+                "called": [names[i] for i in sorted(self.uno_called)],
+            },
+            "revealed": {
+                names[i]: pts for i, pts in enumerate(self.revealed) if self.status != "playing"
+            },
+            "hands_scored": [
+                {
+                    "hand": r.hand,
+                    "winner": names[r.winner],
+                    "points": dict(zip(names, r.points, strict=True)),
+                }
+                for r in self.history
+            ],
+            "reshuffles": self.reshuffles,
+            "events": [str(e) for e in self.events],
+        }
