@@ -144,7 +144,6 @@ def _next_hand(s: State, number: int) -> None:
 def _draw_cards(s: State, seat: int, n: int) -> None:
     """Move `n` cards (no more than `s.drawable`) from the draw pile to a hand."""
     if n > s.draw_pile:
-        n -= s.draw_pile
         _reshuffle(s)
     s.draw_pile -= n
     s.hands[seat] += n

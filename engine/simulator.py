@@ -1,0 +1,327 @@
+"""A table simulator: real shuffled cards, a random legal policy, public lines only.
+
+The simulator holds the true cards (draw pile, discard pile, hands, set-aside
+hands). Each turn it asks the engine what is legal, picks a play the true hand
+allows, moves the true cards itself, and feeds the engine only the table-record
+line a player would say. After every line the engine's counts must equal the
+true counts: a difference is a mismatch, reported, never hidden.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from engine.cards import Card, Color, Face, full_deck
+from engine.errors import EngineError
+from engine.game import Game
+from engine.rules import OFFICIAL, HouseRules
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+MAX_TURNS_PER_HAND = 5_000  # without Mercy, random play can pile up cards forever
+
+
+@dataclass
+class Stats:
+    hands: int = 0
+    matches: int = 0
+    lines: int = 0
+    turns: int = 0
+    knockouts: int = 0
+    reshuffles: int = 0
+    biggest_stack: int = 0
+    stacks_taken: int = 0
+    uno_catches: int = 0
+    unfinished_hands: int = 0
+    mismatches: int = 0
+    first_mismatch: str = ""
+    turns_per_hand: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "hands": self.hands,
+            "matches_finished": self.matches,
+            "lines": self.lines,
+            "turns": self.turns,
+            "mean_turns_per_hand": round(self.turns / max(self.hands, 1), 2),
+            "knockouts_per_hand": round(self.knockouts / max(self.hands, 1), 3),
+            "reshuffles": self.reshuffles,
+            "biggest_stack_taken": self.biggest_stack,
+            "stacks_taken": self.stacks_taken,
+            "uno_catches": self.uno_catches,
+            "unfinished_hands": self.unfinished_hands,
+            "mismatches": self.mismatches,
+            "first_mismatch": self.first_mismatch or None,
+        }
+
+    def report(self) -> str:
+        data = self.to_json()
+        width = max(map(len, data))
+        return "\n".join(f"{key.replace('_', ' '):<{width}}  {value}" for key, value in data.items())
+
+
+class Simulation:
+    """Plays hands at one simulated table, match after match."""
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        rules: HouseRules = OFFICIAL,
+        seed: int = 0,
+        uno_call_rate: float = 0.7,
+        catch_rate: float = 0.6,
+        stack_rate: float = 0.85,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.names = NAMES[:players]
+        self.rules = rules
+        self.uno_call_rate, self.catch_rate, self.stack_rate = uno_call_rate, catch_rate, stack_rate
+        self.stats = Stats()
+        self.game = self._new_match()
+        self.draw: list[Card] = []
+        self.discard: list[Card] = []
+        self.hands: list[list[Card]] = []
+        self.aside: list[Card] = []
+
+    def _new_match(self) -> Game:
+        return Game(self.names, rules=self.rules)
+
+    # ------------------------------------------------------------ driving
+
+    def play_hands(self, count: int) -> Stats:
+        for _ in range(count):
+            self.play_hand()
+        return self.stats
+
+    def play_hand(self) -> None:
+        state = self.game.state
+        if state.status == "match_over" or state.status == "playing" and state.started:
+            self.game = self._new_match()  # the match is won, or its last hand never ended
+        elif state.status == "hand_over":
+            self.hands = []  # dealt anew below
+            self.say(f"hand: {state.hand + 1}")
+        self._deal()
+        turns = 0
+        while self.game.state.status == "playing":
+            if turns == MAX_TURNS_PER_HAND:
+                self.stats.unfinished_hands += 1
+                return
+            self._take_turn()
+            turns += 1
+            self._uno_moment()
+        self._reveal()
+        self.stats.hands += 1
+        self.stats.turns += turns
+        self.stats.turns_per_hand.append(turns)
+        self.stats.knockouts += len(self.game.state.out)
+        if self.game.state.status == "match_over":
+            self.stats.matches += 1
+
+    def say(self, line: str) -> None:
+        """Feed one public line to the engine and compare its counts with the truth."""
+        before = self.game.state.reshuffles
+        try:
+            self.game.apply(line)
+        except EngineError as exc:
+            self._mismatch(f"the engine refused '{line}': [{exc.rule}] {exc.message}")
+            raise
+        self.stats.lines += 1
+        self.stats.reshuffles += self.game.state.reshuffles - before
+        self._compare(line)
+
+    def _compare(self, line: str) -> None:
+        s = self.game.state
+        true_hands = [len(h) for h in self.hands] if self.hands else list(s.hands)
+        checks = {
+            "hands": (s.hands, true_hands),
+            "draw pile": (s.draw_pile, len(self.draw)),
+            "discard pile": (s.discard_pile, len(self.discard) if s.started else 0),
+            "set aside": (s.set_aside, len(self.aside)),
+        }
+        if not self.hands:
+            return
+        for what, (engine_says, truth) in checks.items():
+            if engine_says != truth:
+                self._mismatch(f"after '{line}': {what} is {engine_says}, truly {truth}")
+
+    def _mismatch(self, text: str) -> None:
+        self.stats.mismatches += 1
+        if not self.stats.first_mismatch:
+            self.stats.first_mismatch = f"hand {self.game.state.hand}: {text}"
+
+    # ------------------------------------------------------------ the cards
+
+    def _deal(self) -> None:
+        deck = full_deck()
+        self.rng.shuffle(deck)
+        n = len(self.names)
+        self.hands = [deck[i * 7 : (i + 1) * 7] for i in range(n)]
+        self.draw = deck[n * 7 :]
+        self.aside = []
+        self.discard = []
+        # Action and wild cards turned up at the start go back into the deck.
+        while self.draw[-1].number is None:
+            self.draw.insert(self.rng.randrange(len(self.draw)), self.draw.pop())
+        start = self.draw.pop()
+        self.discard.append(start)
+        self.say(f"start: {start}")
+
+    def _draw_one(self) -> Card | None:
+        if not self.draw:
+            if len(self.discard) <= 1 and not self.aside:
+                return None
+            top = self.discard.pop()
+            self.draw = self.discard + self.aside
+            self.rng.shuffle(self.draw)
+            self.discard, self.aside = [top], []
+        return self.draw.pop()
+
+    def _limit(self) -> int:
+        return self.rules.mercy if self.rules.mercy is not None else 1 << 30
+
+    def _give(self, seat: int, count: int) -> int:
+        """Draw up to `count` cards into a hand, stopping at the Mercy limit. Returns drawn."""
+        drawn = 0
+        while drawn < count and len(self.hands[seat]) < self._limit():
+            card = self._draw_one()
+            if card is None:
+                break
+            self.hands[seat].append(card)
+            drawn += 1
+        self._knock_out_if_over(seat)
+        return drawn
+
+    def _knock_out_if_over(self, seat: int) -> None:
+        if len(self.hands[seat]) >= self._limit():
+            self.aside += self.hands[seat]
+            self.hands[seat] = []
+
+    # ------------------------------------------------------------ a turn
+
+    def _take_turn(self) -> None:
+        s = self.game.state
+        seat, name = s.turn, self.names[s.turn]
+        legal = self.game.legal_actions()
+        hand = self.hands[seat]
+        playable = [c for c in hand if c in legal.cards]
+        if s.facing == "roulette":
+            self._roulette(seat)
+        elif s.facing == "stack":
+            if playable and self.rng.random() < self.stack_rate:
+                self._play(seat, self.rng.choice(playable), prefix="")
+            else:
+                total = s.stack_total
+                drawn = self._give(seat, total)
+                self.stats.stacks_taken += 1
+                self.stats.biggest_stack = max(self.stats.biggest_stack, drawn)
+                self.say(f"{name}: take")
+        elif playable:
+            self._play(seat, self.rng.choice(playable), prefix="")
+        else:
+            self._draw_until_playable(seat, legal.cards)
+
+    def _draw_until_playable(self, seat: int, allowed: frozenset[Card]) -> None:
+        name, hand = self.names[seat], self.hands[seat]
+        drawn = 0
+        while True:
+            card = self._draw_one()
+            if card is None:
+                break
+            hand.append(card)
+            drawn += 1
+            if len(hand) >= self._limit():
+                break
+            if card in allowed:
+                if self.rules.draw == "one" and self.rng.random() < 0.2:
+                    break  # may keep it
+                self._play(seat, card, prefix=f"draw {drawn}, ")
+                return
+            if self.rules.draw == "one":
+                break
+        self._knock_out_if_over(seat)
+        self.say(f"{name}: draw {drawn}")
+
+    def _play(self, seat: int, card: Card, prefix: str) -> None:
+        s = self.game.state
+        name, hand = self.names[seat], self.hands[seat]
+        hand.remove(card)
+        text = str(card)
+        extra: list[Card] = []
+        if card.face is Face.DISCARD_ALL:
+            extra = [c for c in hand if c.color is card.color]
+            for c in extra:
+                hand.remove(c)
+            if extra:
+                text += f" discard {len(extra)}"
+        if card.wild and card.face is not Face.WILD_ROULETTE:
+            text += f" {self._favourite_color(hand)}"
+        swap_with: int | None = None
+        if card.number == 7 and self.rules.seven and hand:
+            swap_with = self.rng.choice([i for i in s.active if i != seat])
+            text += f" swap {self.names[swap_with]}"
+        self.discard += extra
+        self.discard.append(card)
+        if swap_with is not None:
+            self.hands[seat], self.hands[swap_with] = self.hands[swap_with], self.hands[seat]
+        elif card.number == 0 and self.rules.zero and hand:
+            seats = [seat]
+            while (after := s.next_active(seats[-1])) != seat:
+                seats.append(after)
+            moved = [self.hands[i] for i in seats]
+            for i, cards in zip(seats[1:] + seats[:1], moved, strict=True):
+                self.hands[i] = cards
+        if not hand and card.draw and self.rules.final_draw:
+            direction = -s.direction if card.face is Face.WILD_REVERSE_DRAW4 else s.direction
+            victim = self._next_active(seat, direction, s.out)
+            self._give(victim, s.stack_total + card.draw)
+        self.say(f"{name}: {prefix}{text}")
+
+    def _next_active(self, seat: int, direction: int, out: tuple[int, ...]) -> int:
+        n = len(self.names)
+        seat = (seat + direction) % n
+        while seat in out:
+            seat = (seat + direction) % n
+        return seat
+
+    def _favourite_color(self, hand: list[Card]) -> Color:
+        counts = Counter(c.color for c in hand if c.color is not None)
+        if not counts:
+            return self.rng.choice(list(Color))
+        return max(Color, key=lambda color: (counts[color], self.rng.random()))
+
+    def _roulette(self, seat: int) -> None:
+        color = self._favourite_color(self.hands[seat])
+        hand, revealed = self.hands[seat], 0
+        while len(hand) < self._limit():
+            card = self._draw_one()
+            if card is None:
+                break
+            hand.append(card)
+            revealed += 1
+            if card.color is color:
+                break
+        self._knock_out_if_over(seat)
+        self.say(f"{self.names[seat]}: roulette {color} {revealed}")
+
+    # ------------------------------------------------------------ UNO and the end
+
+    def _uno_moment(self) -> None:
+        """Whoever just got down to one card calls UNO, or is caught, or gets away."""
+        for seat in sorted(self.game.state.uno_open):
+            if self.rng.random() < self.uno_call_rate:
+                self.say(f"{self.names[seat]}: uno")
+            elif self.rng.random() < self.catch_rate:
+                catcher = self.rng.choice([i for i in range(len(self.names)) if i != seat])
+                self._give(seat, 2)
+                self.stats.uno_catches += 1
+                self.say(f"{self.names[catcher]}: catch {self.names[seat]}")
+
+    def _reveal(self) -> None:
+        for name in self.game.legal_actions().revealers:
+            cards = self.hands[self.names.index(name)]
+            if self.rng.random() < 0.3:
+                self.say(f"{name}: reveals {sum(c.points for c in cards)}")
+            else:
+                self.say(f"{name}: reveals {' '.join(map(str, cards))}")
