@@ -1,6 +1,7 @@
 """The 168-card No Mercy deck: colours, faces, cards and their codes.
 
-A `Card` is a kind of card (there are 64 kinds), not a physical card: the
+A `Card` is a kind of card (there are 68 kinds: 16 faces
+in each of 4 colours, and 4 wilds), not a physical card: the
 deck holds several of most kinds. Cards are interned, so `Card.parse("R5")
 is Card.parse("r5")` and identity comparison is enough (and fast).
 """

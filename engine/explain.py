@@ -23,7 +23,7 @@ from engine.notation import (
     StartLine,
     Take,
 )
-from engine.state import State
+from engine.state import KnockedOut, State
 
 
 def describe(line: Line, before: State, after: State) -> str:
@@ -79,8 +79,7 @@ def _what(line: Line, before: State, after: State) -> str:
         rest = _play(who, action.play, before, after)
         return f"{drawn}, then {rest[len(who) + 1 :]}"
     if isinstance(action, Take):
-        taken = sum(after.hands) - sum(before.hands) + after.set_aside - before.set_aside
-        return f"{who} took the stack: {taken} cards, and loses the turn."
+        return f"{who} took the stack: {_drawn(who, before, after)} cards, and loses the turn."
     if isinstance(action, Roulette):
         return (
             f"{who} named {action.color.title} and revealed {action.count} "
@@ -100,6 +99,13 @@ def _what(line: Line, before: State, after: State) -> str:
         names = ", ".join(card.name for card in action.cards)
         return f"{who} revealed {names}: {points} points."
     return f"{who} revealed {points} points."
+
+
+def _drawn(who: str, before: State, after: State) -> int:
+    """Cards `who` drew during the line, counting those set aside by a knockout."""
+    seat = before.players.index(who)
+    knocked = [e.cards for e in after.events if isinstance(e, KnockedOut) and e.player == who]
+    return (knocked[0] if knocked else after.hands[seat]) - before.hands[seat]
 
 
 def _out(state: State) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from engine.cards import ALL_CARDS, Card, Color
+from engine.cards import ALL_CARDS, Card, Color, Face
 from engine.errors import CardCountError, IllegalActionError, OutOfTurnError
 from engine.notation import (
     ActionLine,
@@ -142,7 +142,7 @@ def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | No
     if card in state.exhausted:
         return CardCountError(
             f"{name} can't play {card.name}: the deck has {card.copies} and all of them are "
-            "already in the discard pile."
+            "already in the discard pile. Check the card and play another, or draw."
         )
     needed = needed_to_stack(state) if state.facing == "stack" else 0
     reason = judge(card, state.facing, state.top, state.color, needed)
@@ -152,6 +152,12 @@ def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | No
         f"Stack {answers} or take {total}." if answers else f"Nothing answers it: take {total}."
     )
     if reason == NOT_A_DRAW_CARD:
+        if card.face is Face.WILD_ROULETTE:  # RULINGS [roulette]: it is not a Draw card
+            return IllegalActionError(
+                f"{name} can't play {card.name} on a pending +{total}: Colour Roulette is not "
+                f"a Draw card and can't answer a stack. {instead}",
+                "roulette",
+            )
         return IllegalActionError(
             f"{name} can't play {card.name} on a pending +{total}: only a Draw card answers "
             f"a stack. {instead}",
@@ -295,13 +301,17 @@ class Legal:
         out: list[ActionLine] = []
         if self.turn is not None and s.started:
             who = s.players[s.turn]
-            plays = [p for c in sorted(self.cards, key=str) for p in self._plays(c)]
+            held = s.hands[s.turn]
+            cards = sorted(self.cards, key=str)
+            plays = [p for c in cards for p in self._plays(c, held)]
             out += [ActionLine(who, p) for p in plays]
             if self.can_take:
                 out.append(ActionLine(who, Take()))
             room = self.draw_room
             if self.can_draw and room >= 1:
-                out += [ActionLine(who, Draw(1, p)) for p in plays if s.room(s.turn) > 1]
+                if s.room(s.turn) > 1:
+                    after_draw = [p for c in cards for p in self._plays(c, held + 1)]
+                    out += [ActionLine(who, Draw(1, p)) for p in after_draw]
                 # Drawing up to the Mercy limit (or a dry pile) may end with no play.
                 out.append(ActionLine(who, Draw(1 if self.can_pass else room)))
             if self.roulette and room >= 1:
@@ -319,13 +329,13 @@ class Legal:
             out.append(ActionLine(name, Reveal(points=s.hands[seat])))
         return out
 
-    def _plays(self, card: Card) -> list[Play]:
+    def _plays(self, card: Card, held: int) -> list[Play]:
+        """Ways to play `card` from a hand of `held` cards (follow-ups filled in)."""
         s = self._state
-        last = s.hands[s.turn] == 1
         if card.wild and card.face.code != "CR":
             return [Play(card, c) for c in Color]
-        if card.number == 7 and s.rules.seven and not last:
+        if card.number == 7 and s.rules.seven and held > 1:
             return [Play(card, swap=t) for t in self.swap_targets]
-        if card.face.code == "DA" and self.max_discard:
-            return [Play(card), Play(card, discard=self.max_discard)]
+        if card.face.code == "DA" and held > 1:
+            return [Play(card), Play(card, discard=held - 1)]
         return [Play(card)]

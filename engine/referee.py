@@ -233,13 +233,10 @@ def _play(s: State, seat: int, play: Play) -> None:
     if s.hands[seat] == 0:
         _win_with_last_card(s, seat, card)
         return
-    if s.hands[seat] == 1:
-        _recount_uno(s, [seat])
-    else:
-        s.uno_called -= {seat}
-
     face = card.face
     seven, zero = card.number == 7 and s.rules.seven, card.number == 0 and s.rules.zero
+    if not (seven or zero):  # after a swap or a pass, the hands moving are recounted
+        _recount_uno(s, [seat])
     if card.draw:
         if face is Face.WILD_REVERSE_DRAW4:
             s.direction = -s.direction
@@ -303,7 +300,8 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
     if play.discard:
         if card.face is not Face.DISCARD_ALL:
             raise IllegalActionError(
-                f"Only a Discard All takes other cards with it, not {card.name}.",
+                f"{name} can't discard more cards with {card.name}: only a Discard All takes "
+                f"other cards with it. Write {card} alone.",
                 "discard-all",
             )
         if play.discard > held - 1:
@@ -380,7 +378,8 @@ def _draw(s: State, seat: int, draw: Draw) -> None:
     if n > available:
         raise CardCountError(
             f"{name} can't draw {n}: only {available} card{'s' * (available != 1)} can be "
-            "drawn (the draw pile, then the reshuffled discard pile)."
+            f"drawn (the draw pile, then the reshuffled discard pile). Write draw {available} "
+            "or fewer, or correct the counts first (has N)."
         )
     if n > room or (n == room and draw.play is not None):
         raise IllegalActionError(
@@ -463,7 +462,8 @@ def _roulette(s: State, seat: int, roulette: Roulette) -> None:
     name, n = s.players[seat], roulette.count
     if s.facing != "roulette":
         raise IllegalActionError(
-            f"No Colour Roulette was played on {name}: there is no colour to name.",
+            f"No Colour Roulette was played on {name}: there is no colour to name. "
+            + ("Stack or take the pending stack." if s.facing == "stack" else "Play a card or draw."),
             "roulette",
         )
     room, available = s.room(seat), s.drawable
@@ -476,7 +476,8 @@ def _roulette(s: State, seat: int, roulette: Roulette) -> None:
     if n > available:
         raise CardCountError(
             f"{name} can't reveal {n}: only {available} card{'s' * (available != 1)} can be "
-            "drawn (the draw pile, then the reshuffled discard pile)."
+            "drawn (the draw pile, then the reshuffled discard pile). Write roulette "
+            f"{roulette.color} {available} or fewer."
         )
     if n > room:
         raise IllegalActionError(
@@ -572,7 +573,8 @@ def _correct(s: State, seat: int, count: int) -> None:
     extra = count - held
     if extra > s.drawable:
         raise CardCountError(
-            f"{name} can't hold {count} cards: only {s.drawable} more can come from the draw pile."
+            f"{name} can't hold {count} cards: only {s.drawable} more can come from the draw "
+            f"pile. Count again and write has {held + s.drawable} or fewer."
         )
     if extra > 0:
         _draw_cards(s, seat, extra)

@@ -164,11 +164,11 @@ def test_roulette_names_no_colour_when_played() -> None:
 
 
 def test_roulette_is_not_a_draw_card() -> None:
-    # RULINGS [stack]: "Skip, Reverse, Skip Everyone, Discard All, Roulette and numbers
-    # cannot be played onto one" (the roulette paragraph also says so, tagged [roulette]).
+    # RULINGS [roulette]: "It is not a Draw card: it cannot start, join or answer a
+    # stack" (the stacking section says so too; the more specific rule is named).
     g = game("start: R5", "Ann: R+2")
     refusal = g.legal_actions().refusal(Card.parse("WCR"))
-    assert refusal is not None and refusal.rule == "stack"
+    assert refusal is not None and refusal.rule == "roulette"
     g = game("start: R5", "Ann: WCR", "Bob: roulette R 1")
     assert g.to_json()["stack"] is None and g.turn == "Cy"  # it starts no stack
 

@@ -62,12 +62,21 @@ def test_the_bar_is_the_last_card_not_the_total() -> None:
     assert state["turn"] == "Bob"
 
 
-@pytest.mark.parametrize("card", ["RS", "RR", "RSE", "RDA", "WCR", "R3", "R7 swap Cy", "R0"])
+@pytest.mark.parametrize("card", ["RS", "RR", "RSE", "RDA", "R3", "R7 swap Cy", "R0"])
 def test_only_draw_cards_answer_a_stack(card: str) -> None:
     g = game("start: R5", "Ann: R+2")
     with pytest.raises(IllegalActionError) as info:
         g.apply(f"Bob: {card}")
     assert info.value.rule == "stack"
+
+
+def test_roulette_cannot_answer_a_stack_by_its_own_rule() -> None:
+    # RULINGS [roulette]: "It is not a Draw card: it cannot start, join or answer a stack".
+    g = game("start: R5", "Ann: R+2")
+    with pytest.raises(IllegalActionError) as info:
+        g.apply("Bob: WCR")
+    assert info.value.rule == "roulette"
+    assert "not a Draw card" in info.value.message
 
 
 def test_no_drawing_while_facing_a_stack() -> None:
