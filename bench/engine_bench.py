@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Game, HouseRules, PlayersLine, replay  # noqa: E402
-from engine.simulator import Simulation  # noqa: E402
+from engine import Game, HouseRules, PlayersLine, replay
+from engine.simulator import Simulation
 
 
 def recorded_match(players: int, hands: int, seed: int) -> list[list[str]]:
@@ -86,11 +86,15 @@ def main() -> None:
     records = recorded_match(4, args.hands, args.seed)
     rate, count = actions_per_second(records, rounds=3)
     print(f"actions applied per second (legal_actions every step): {rate:,.0f}  ({count:,} lines)")
-    print(f"full hands per second (simulator, 4 players, true cards): "
-          f"{hands_per_second(4, args.hands, args.seed):,.1f}")
+    print(
+        f"full hands per second (simulator, 4 players, true cards): "
+        f"{hands_per_second(4, args.hands, args.seed):,.1f}"
+    )
     lines = thousand_lines(args.seed)
-    print(f"replay of a {len(lines)}-line record (parse + apply), median: "
-          f"{replay_ms(lines, rounds=20):.2f} ms")
+    print(
+        f"replay of a {len(lines)}-line record (parse + apply), median: "
+        f"{replay_ms(lines, rounds=20):.2f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from engine.notation import (
 )
 from engine.state import (
     KNOCKOUT_POINTS,
+    FinalDraw,
     HandResult,
     HandScored,
     HandWon,
@@ -354,7 +355,9 @@ def _win_with_last_card(s: State, seat: int, card: Card) -> None:
         if card.face is Face.WILD_REVERSE_DRAW4:
             s.direction = -s.direction
         victim = s.next_active(seat)
-        _draw_cards(s, victim, _short_count(s, victim, s.stack_total + card.draw))
+        count = _short_count(s, victim, s.stack_total + card.draw)
+        s.events += (FinalDraw(s.players[victim], count),)
+        _draw_cards(s, victim, count)
         _mercy(s, victim)
     s.stack_total = s.stack_last = 0
     _score_if_revealed(s)
@@ -463,7 +466,11 @@ def _roulette(s: State, seat: int, roulette: Roulette) -> None:
     if s.facing != "roulette":
         raise IllegalActionError(
             f"No Colour Roulette was played on {name}: there is no colour to name. "
-            + ("Stack or take the pending stack." if s.facing == "stack" else "Play a card or draw."),
+            + (
+                "Stack or take the pending stack."
+                if s.facing == "stack"
+                else "Play a card or draw."
+            ),
             "roulette",
         )
     room, available = s.room(seat), s.drawable

@@ -140,9 +140,9 @@ def _parse_value(key: str, raw: str) -> object:
         return NotationError(f"House rule {key}={raw} is not allowed: {key} can be {allowed}.")
 
     if key in ("stack", "draw", "scoring"):
-        allowed = OPTIONS[key].choices.split("|")
-        if raw not in allowed:
-            raise refuse(" or ".join(allowed))
+        words = OPTIONS[key].choices.split("|")
+        if raw not in words:
+            raise refuse(" or ".join(words))
         return raw
     if key in ("final_draw", "seven", "zero"):
         if raw not in ("on", "off"):
@@ -151,11 +151,9 @@ def _parse_value(key: str, raw: str) -> object:
     if key == "mercy" and raw == "off":
         return None
     limits = MERCY_RANGE if key == "mercy" else TARGET_RANGE
-    allowed = f"a number from {limits.start} to {limits.stop - 1}" + (
-        " or off" if key == "mercy" else ""
-    )
     if not raw.isdigit() or int(raw) not in limits:
-        raise refuse(allowed)
+        off = " or off" if key == "mercy" else ""
+        raise refuse(f"a number from {limits.start} to {limits.stop - 1}{off}")
     return int(raw)
 
 

@@ -58,7 +58,9 @@ class Stats:
     def report(self) -> str:
         data = self.to_json()
         width = max(map(len, data))
-        return "\n".join(f"{key.replace('_', ' '):<{width}}  {value}" for key, value in data.items())
+        return "\n".join(
+            f"{key.replace('_', ' '):<{width}}  {value}" for key, value in data.items()
+        )
 
 
 class Simulation:
@@ -97,7 +99,7 @@ class Simulation:
 
     def play_hand(self) -> None:
         state = self.game.state
-        if state.status == "match_over" or state.status == "playing" and state.started:
+        if state.status == "match_over" or (state.status == "playing" and state.started):
             self.game = self._new_match()  # the match is won, or its last hand never ended
         elif state.status == "hand_over":
             self.hands = []  # dealt anew below

@@ -59,6 +59,17 @@ class ShortDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class FinalDraw:
+    """House rule final_draw=on: the penalty of a last Draw card is still drawn."""
+
+    player: str
+    cards: int
+
+    def __str__(self) -> str:
+        return f"{self.player} draws the last card's penalty: {self.cards} cards (final_draw=on)."
+
+
+@dataclass(frozen=True, slots=True)
 class UnoWindow:
     player: str
 
@@ -94,7 +105,9 @@ class MatchWon:
         return f"{self.player} wins the match with {self.score} points!"
 
 
-Event = KnockedOut | Reshuffled | ShortDraw | UnoWindow | HandWon | HandScored | MatchWon
+Event = (
+    KnockedOut | Reshuffled | ShortDraw | FinalDraw | UnoWindow | HandWon | HandScored | MatchWon
+)
 
 
 @dataclass(frozen=True, slots=True)
