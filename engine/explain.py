@@ -15,6 +15,7 @@ from engine.notation import (
     Draw,
     HandLine,
     Line,
+    Out,
     Play,
     PlayersLine,
     Reveal,
@@ -22,6 +23,7 @@ from engine.notation import (
     RulesLine,
     StartLine,
     Take,
+    Wins,
 )
 from engine.state import KnockedOut, State
 
@@ -60,7 +62,8 @@ def _what(line: Line, before: State, after: State) -> str:
     if isinstance(line, DealerLine):
         return f"{line.name} deals hand {after.hand}."
     if isinstance(line, RulesLine):
-        return "House rules: " + "; ".join(line.rules.describe()) + "."
+        changes = line.rules.changes()
+        return "House rules: " + (" ".join(changes) if changes else "the official rules.")
     if isinstance(line, StartLine):
         first = after.players[after.turn]
         return f"Hand {after.hand} starts with {line.card.name} face up: {first} plays first."
@@ -92,6 +95,10 @@ def _what(line: Line, before: State, after: State) -> str:
     if isinstance(action, Correct):
         seat = before.players.index(who)
         return f"{who}'s count was corrected from {before.hands[seat]} to {action.count} cards."
+    if isinstance(action, Wins):
+        return f"{who} won hand {after.hand} (entered as a result)."
+    if isinstance(action, Out):
+        return f"{who} was knocked out of hand {after.hand} (entered as a result)."
     assert isinstance(action, Reveal)
     seat = after.players.index(who)
     points = after.revealed[seat]

@@ -117,7 +117,23 @@ class Reveal:
         return " ".join(["reveals", *map(str, self.cards)])
 
 
-Action = Play | Draw | Take | Roulette | CallUno | Catch | Correct | Reveal
+@dataclass(frozen=True, slots=True)
+class Wins:
+    """Quick score (an extension): the speaker won a hand that was not recorded play by play."""
+
+    def __str__(self) -> str:
+        return "wins"
+
+
+@dataclass(frozen=True, slots=True)
+class Out:
+    """Quick score (an extension): the speaker was knocked out of an unrecorded hand."""
+
+    def __str__(self) -> str:
+        return "out"
+
+
+Action = Play | Draw | Take | Roulette | CallUno | Catch | Correct | Reveal | Wins | Out
 
 # ---------------------------------------------------------------- lines
 
@@ -298,6 +314,9 @@ def parse_action(text: str, players: Sequence[str] = ()) -> Action:
         if len(words) != 2:
             raise NotationError("'has' needs the number of cards counted, as in 'has 9'.")
         return Correct(parse_count(words[1], "cards counted"))
+    if verb in ("wins", "out"):
+        _expect_alone(words, verb)
+        return Wins() if verb == "wins" else Out()
     if verb in ("reveals", "reveal"):
         items = " ".join(words[1:]).replace(",", " ").split()
         if len(items) == 1 and items[0].isdigit():
@@ -319,7 +338,7 @@ def _parse_play(words: list[str], players: Sequence[str]) -> Play:
     except NotationError:
         raise NotationError(
             f"'{words[0]}' is neither a card nor an action: write a card (R5, G+2, W+6 B) "
-            "or one of draw, take, roulette, uno, catch, has, reveals."
+            "or one of draw, take, roulette, uno, catch, has, reveals, wins, out."
         ) from None
     rest = words[1:]
     color: Color | None = None

@@ -9,7 +9,7 @@ hand, scoring and the end of the match.
 
 from __future__ import annotations
 
-from engine.cards import Card, Face
+from engine.cards import DECK_SIZE, Card, Face
 from engine.errors import CardCountError, EngineError, IllegalActionError
 from engine.legal import card_refusal, needed_to_stack, status_refusal, turn_refusal
 from engine.notation import (
@@ -21,6 +21,7 @@ from engine.notation import (
     Draw,
     HandLine,
     Line,
+    Out,
     Play,
     PlayersLine,
     Reveal,
@@ -28,6 +29,7 @@ from engine.notation import (
     RulesLine,
     StartLine,
     Take,
+    Wins,
 )
 from engine.state import (
     KNOCKOUT_POINTS,
@@ -65,6 +67,8 @@ def apply(state: State, line: Line) -> State:
             _catch(s, seat, s.players.index(action.target))
         elif isinstance(action, Correct):
             _correct(s, seat, action.count)
+        elif isinstance(action, Wins | Out):
+            _quick_result(s, seat, action)
         else:
             _reveal(s, seat, action)
     elif isinstance(line, StartLine):
@@ -110,6 +114,11 @@ def _start(s: State, card: Card) -> None:
         raise refusal
     if s.started:
         raise IllegalActionError(f"Hand {s.hand} already has its start card ({s.top}).", "setup")
+    if s.quick:
+        raise IllegalActionError(
+            f"Hand {s.hand} is entered as a quick result (wins/out): it has no start card.",
+            "setup",
+        )
     if card.number is None:
         raise IllegalActionError(
             f"The start card must be a number card, not {card.name}: an action or wild card "
@@ -176,6 +185,11 @@ def _mercy(s: State, seat: int) -> bool:
     limit = s.rules.mercy
     if limit is None or s.hands[seat] < limit:
         return False
+    _mercy_knock_out(s, seat)
+    return True
+
+
+def _mercy_knock_out(s: State, seat: int) -> None:
     cards = s.hands[seat]
     s.set_aside += cards
     s.hands[seat] = 0
@@ -187,7 +201,6 @@ def _mercy(s: State, seat: int) -> bool:
     if len(active) == 1 and s.status == "playing":
         _declare_winner(s, active[0], by_knockout=True)
         _score_if_revealed(s)
-    return True
 
 
 def _pass_turn_after_knockout(s: State, seat: int) -> None:
@@ -599,6 +612,39 @@ def _correct(s: State, seat: int, count: int) -> None:
             _score_if_revealed(s)
 
 
+# ---------------------------------------------------------------- quick score
+
+
+def _quick_result(s: State, seat: int, action: Wins | Out) -> None:
+    """A hand entered as its result only: who won, who was knocked out."""
+    name = s.players[seat]
+    verb = "win" if isinstance(action, Wins) else "be knocked out"
+    if s.status != "playing":
+        refusal = status_refusal(s)
+        assert refusal is not None
+        raise refusal
+    if s.started:
+        raise IllegalActionError(
+            f"Hand {s.hand} is recorded play by play: {name} can't just {verb}. The hand is "
+            "won with the last card, and the Mercy rule knocks players out by itself.",
+            "setup",
+        )
+    if seat in s.out:
+        raise IllegalActionError(f"{name} is already knocked out of this hand.", "mercy")
+    s.quick = True
+    if isinstance(action, Wins):
+        _declare_winner(s, seat, by_knockout=False)
+        _score_if_revealed(s)
+    else:
+        # They held the Mercy limit at least; the count only keeps the 168 whole.
+        s.hands[seat] = max(s.hands[seat], s.rules.mercy or 0)
+        s.draw_pile = DECK_SIZE - sum(s.hands) - s.set_aside
+        _mercy_knock_out(s, seat)
+        _pass_turn_after_knockout(s, seat)
+    # The line itself says who won or went out: keep only what followed from it.
+    s.events = tuple(e for e in s.events[1:])
+
+
 # ---------------------------------------------------------------- scoring
 
 
@@ -626,6 +672,8 @@ def _reveal(s: State, seat: int, reveal: Reveal) -> None:
     held = s.hands[seat]
     if reveal.cards is not None:
         cards = reveal.cards
+        if s.quick:
+            held = len(cards)  # nobody counted the cards of a hand entered as a result
         if len(cards) != held:
             raise CardCountError(
                 f"{name} holds {held} cards by the app's count but revealed {len(cards)}: if "
@@ -644,6 +692,8 @@ def _reveal(s: State, seat: int, reveal: Reveal) -> None:
     else:
         assert reveal.points is not None
         points = reveal.points
+        if s.quick:
+            held = (s.rules.mercy or DECK_SIZE) - 1  # the most a hand can hold
         if points > 50 * held:
             raise CardCountError(
                 f"{name} holds {held} card{'s' * (held != 1)}: at most {50 * held} points "

@@ -66,6 +66,14 @@ class HouseRules:
                 parts.append(f"{field.name}={_print_value(field.name, value)}")
         return ", ".join(parts) or "official"
 
+    def changes(self) -> list[str]:
+        """The options that differ from the official rules, each explained."""
+        return [
+            OPTIONS[f.name].describe(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != f.default
+        ]
+
     def describe(self) -> list[str]:
         """One line per option, in plain words, for the rules page and the UI."""
         return [OPTIONS[f.name].describe(getattr(self, f.name)) for f in dataclasses.fields(self)]

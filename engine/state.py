@@ -143,6 +143,7 @@ class State:
         "match_winner",
         "out",
         "players",
+        "quick",
         "reshuffles",
         "revealed",
         "revealed_cards",
@@ -164,6 +165,7 @@ class State:
     dealer: int
     hand: int
     started: bool  # the start card is down
+    quick: bool  # the hand is entered as a result only (quick score), not play by play
     status: Status
     turn: int
     facing: Facing
@@ -208,6 +210,7 @@ class State:
         """Seven cards each, nothing face up yet: the state before `start:`."""
         n = len(self.players)
         self.started = False
+        self.quick = False
         self.status = "playing"
         self.turn = (self.dealer + 1) % n
         self.facing = "play"
@@ -326,5 +329,6 @@ class State:
                 for r in self.history
             ],
             "reshuffles": self.reshuffles,
+            "quick": self.quick,
             "events": [str(e) for e in self.events],
         }
