@@ -5,19 +5,33 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SHARED_RULINGS := ../shared/tools/check-rulings
 
-.PHONY: test test-slow lint bench clean
+HTMX_VERSION := 2.0.11
+HTMX := static/vendor/htmx.min.js
+
+.PHONY: run test test-slow lint bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
+# htmx is served from our own static files (the table may have no internet),
+# taken from the npm registry's htmx.org package at a pinned version.
+$(HTMX):
+	rm -rf build/htmx && mkdir -p build/htmx static/vendor
+	cd build/htmx && npm pack --silent htmx.org@$(HTMX_VERSION) >/dev/null \
+		&& tar -xzf htmx.org-$(HTMX_VERSION).tgz package/dist/htmx.min.js
+	cp build/htmx/package/dist/htmx.min.js $(HTMX)
+
+run: $(STAMP) $(HTMX)
+	$(PY) -m companion
+
 lint: $(STAMP)
-	$(VENV)/bin/ruff check engine tests bench
-	$(VENV)/bin/ruff format --check engine tests bench
+	$(VENV)/bin/ruff check engine companion tests bench wsgi.py
+	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py
 	$(VENV)/bin/mypy --strict engine
 
-test: lint
+test: lint $(HTMX)
 	$(VENV)/bin/pytest
 	@if [ -x $(SHARED_RULINGS) ]; then \
 		echo "shared table-record scenarios:"; \
@@ -31,4 +45,4 @@ bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis

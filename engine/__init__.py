@@ -17,7 +17,7 @@ from engine.errors import (
     OutOfTurnError,
     RecordError,
 )
-from engine.explain import describe, whose_turn
+from engine.explain import describe, say, whose_turn
 from engine.game import Game, Replay, replay
 from engine.legal import Legal
 from engine.notation import (
@@ -89,5 +89,6 @@ __all__ = [
     "parse_action",
     "parse_line",
     "replay",
+    "say",
     "whose_turn",
 ]

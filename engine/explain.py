@@ -30,7 +30,7 @@ from engine.state import KnockedOut, State
 
 def describe(line: Line, before: State, after: State) -> str:
     """One or two sentences: the line, then what followed from it."""
-    text = _what(line, before, after)
+    text = say(line, before, after)
     notes = " ".join(str(event) for event in after.events)
     return f"{text} {notes}".strip()
 
@@ -56,7 +56,8 @@ def whose_turn(state: State) -> str:
     return f"{who} to play."
 
 
-def _what(line: Line, before: State, after: State) -> str:
+def say(line: Line, before: State, after: State) -> str:
+    """The line alone as a sentence ("Cy stacked Wild Draw 6 and chose Green: ...")."""
     if isinstance(line, PlayersLine):
         return f"Players, clockwise: {', '.join(line.names)}."
     if isinstance(line, DealerLine):

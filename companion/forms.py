@@ -1,0 +1,175 @@
+"""The app's forms (WTForms through Flask-WTF, so every POST carries a CSRF token)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from companion.models import MODES
+from engine import OPTIONS, HouseRules
+from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.rules import MERCY_RANGE, TARGET_RANGE
+
+NAME_LENGTH = 20
+
+
+def _explain(option: str) -> str:
+    return OPTIONS[option].explanation
+
+
+class NewMatchForm(FlaskForm):  # type: ignore[misc]
+    players = FieldList(
+        StringField("Name", validators=[Optional(), Length(max=NAME_LENGTH)]),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
+    dealer = SelectField(
+        "Dealer",
+        choices=[("last", "The last player listed")]
+        + [(str(i), f"Player {i}") for i in range(1, MAX_PLAYERS + 1)],
+        default="last",
+        description="The player after the dealer, clockwise, plays first.",
+    )
+    mode = RadioField(
+        "Mode", choices=list(MODES.items()), default="referee", validators=[DataRequired()]
+    )
+    stack = RadioField(
+        "Stacking",
+        choices=[("last", "At least the last Draw card (official)"), ("sum", "At least the total")],
+        default="last",
+        description=_explain("stack"),
+    )
+    draw = RadioField(
+        "Drawing",
+        choices=[("until", "Draw until playable (official)"), ("one", "Draw one")],
+        default="until",
+        description=_explain("draw"),
+    )
+    mercy_on = BooleanField("Mercy rule", default=True, description=_explain("mercy"))
+    mercy = IntegerField(
+        "Mercy limit",
+        default=25,
+        validators=[
+            Optional(),
+            NumberRange(MERCY_RANGE.start, MERCY_RANGE.stop - 1, "From %(min)s to %(max)s cards."),
+        ],
+    )
+    final_draw = BooleanField("Final draw", default=False, description=_explain("final_draw"))
+    seven = BooleanField("7 swaps hands", default=True, description=_explain("seven"))
+    zero = BooleanField("0 passes hands", default=True, description=_explain("zero"))
+    target = IntegerField(
+        "Target score",
+        default=1000,
+        validators=[
+            InputRequired("Give the score that ends the match."),
+            NumberRange(TARGET_RANGE.start, TARGET_RANGE.stop - 1, "From %(min)s to %(max)s."),
+        ],
+        description=_explain("target"),
+    )
+    scoring = RadioField(
+        "Scoring",
+        choices=[("high", "Winner scores, highest wins (official)"), ("low", "Lowest wins")],
+        default="high",
+        description=_explain("scoring"),
+    )
+
+    def names(self) -> list[str]:
+        return [" ".join((entry.data or "").split()) for entry in self.players]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok: bool = super().validate(extra_validators)
+        self.problems: list[str] = []  # about the names as a whole
+        names = [name for name in self.names() if name]
+        if len(names) < MIN_PLAYERS:
+            self.problems.append(f"Enter at least {MIN_PLAYERS} names.")
+            ok = False
+        lowered = [name.lower() for name in names]
+        for entry, name in zip(self.players, self.names(), strict=True):
+            if name and lowered.count(name.lower()) > 1:
+                entry.errors.append("Two players can't have the same name.")
+                ok = False
+            if any(ch in name for ch in ":,#"):
+                entry.errors.append("A name can't contain : , or #.")
+                ok = False
+        if self.dealer.data != "last" and int(self.dealer.data) > max(len(names), 1):
+            self.dealer.errors.append(f"There are only {len(names)} players.")
+            ok = False
+        if self.mercy_on.data and self.mercy.data is None:
+            self.mercy.errors.append("Give the Mercy limit, or switch the Mercy rule off.")
+            ok = False
+        return ok
+
+    def house_rules(self) -> HouseRules:
+        return HouseRules(
+            stack=self.stack.data,
+            draw=self.draw.data,
+            mercy=self.mercy.data if self.mercy_on.data else None,
+            final_draw=bool(self.final_draw.data),
+            seven=bool(self.seven.data),
+            zero=bool(self.zero.data),
+            target=self.target.data,
+            scoring=self.scoring.data,
+        )
+
+    def dealer_name(self) -> str:
+        names = [name for name in self.names() if name]
+        return names[-1] if self.dealer.data == "last" else names[int(self.dealer.data) - 1]
+
+
+class LineForm(FlaskForm):  # type: ignore[misc]
+    """One record line from the table screen: who, what, and the version it was read at."""
+
+    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    player = StringField(validators=[Optional(), Length(max=60)])
+    action = StringField(validators=[InputRequired(), Length(max=400)])
+    drawn = IntegerField(validators=[Optional(), NumberRange(0, 168, "From 0 to 168.")])
+    count = IntegerField(validators=[Optional(), NumberRange(0, 168, "From 0 to 168.")])
+
+    def line(self) -> str:
+        action = " ".join((self.action.data or "").split())
+        if self.count.data is not None:
+            action += f" {self.count.data}"  # roulette C N, RDA discard N, has N
+        if not self.player.data:
+            return action  # a header: start: R5, hand: 2
+        if self.drawn.data:
+            action = f"draw {self.drawn.data}, {action}"
+        return f"{self.player.data}: {action}"
+
+
+class UndoForm(FlaskForm):  # type: ignore[misc]
+    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+
+
+class RevealForm(FlaskForm):  # type: ignore[misc]
+    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    player = HiddenField(validators=[DataRequired(), Length(max=60)])
+    cards = StringField("Cards", validators=[Optional(), Length(max=600)])
+    points = IntegerField(
+        "Or points", validators=[Optional(), NumberRange(0, 10_000, "From 0 to 10000.")]
+    )
+
+    def line(self) -> str | None:
+        if self.points.data is not None:
+            return f"{self.player.data}: reveals {self.points.data}"
+        cards = (self.cards.data or "").replace(",", " ").split()
+        if cards:
+            return f"{self.player.data}: reveals {' '.join(cards)}"
+        return None
+
+
+class ImportForm(FlaskForm):  # type: ignore[misc]
+    record = FileField("Table record file")
+    text = TextAreaField("Or paste the record", validators=[Optional(), Length(max=1_000_000)])

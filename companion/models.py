@@ -1,0 +1,68 @@
+"""A match is its header plus an append-only log of table-record lines."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from companion.extensions import db
+
+MODES = {"referee": "Referee turn by turn", "quick": "Quick score (results only)"}
+
+
+def new_match_id() -> str:
+    """Unguessable: the id is what a share link carries."""
+    return secrets.token_urlsafe(12)
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Match(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "match"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_match_id)
+    players: Mapped[str] = mapped_column(String(300))  # "Ann, Bob, Cy", seating order
+    dealer: Mapped[str] = mapped_column(String(60))
+    rules: Mapped[str] = mapped_column(String(200), default="official")
+    mode: Mapped[str] = mapped_column(String(10), default="referee")
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    # A summary for the home page, rewritten after every line.
+    status: Mapped[str] = mapped_column(String(20), default="playing")
+    summary: Mapped[str] = mapped_column(String(200), default="")
+
+    lines: Mapped[list[MatchLine]] = relationship(
+        back_populates="match", order_by="MatchLine.seq", cascade="all, delete-orphan"
+    )
+
+    @property
+    def player_names(self) -> list[str]:
+        return [name.strip() for name in self.players.split(",")]
+
+    def header(self) -> list[str]:
+        """The record's header lines."""
+        lines = [f"players: {self.players}", f"dealer: {self.dealer}"]
+        if self.rules != "official":
+            lines.append(f"rules: {self.rules}")
+        return lines
+
+
+class MatchLine(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "match_line"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seq", name="uq_match_line_seq"),
+        {"sqlite_autoincrement": True},  # ids are never reused: they key the game cache
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # 1, 2, 3, ... per match
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    match: Mapped[Match] = relationship(back_populates="lines")

@@ -1,0 +1,298 @@
+"""Matches in the database, games in the engine: load, append, undo, import, export.
+
+A match's state is rebuilt by the engine from its lines. To keep a request's
+cost flat as a match grows, each process keeps the last games it built,
+keyed by match id and checked against the database's last (sequence number,
+row id) before use: lines are only ever appended or undone from the end and
+row ids are never reused, so that pair names the whole log. A stale or
+missing entry is brought up to date with the new lines only, or rebuilt.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from companion.extensions import db
+from companion.models import Match, MatchLine, now
+from engine import (
+    ActionLine,
+    DealerLine,
+    EngineError,
+    Game,
+    HouseRules,
+    IllegalActionError,
+    Line,
+    Out,
+    PlayersLine,
+    RecordError,
+    RulesLine,
+    StartLine,
+    Wins,
+    replay,
+    whose_turn,
+)
+
+CACHE_SIZE = 256
+
+
+class StaleVersion(Exception):
+    """The table moved on: the action was prepared from an older state."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(
+            "The table moved on while you were tapping: someone else recorded a play. "
+            "Here is the table as it is now; nothing of yours was recorded."
+        )
+        self.current = current
+
+
+@dataclass
+class Cached:
+    game: Game
+    ids: list[int] = field(default_factory=list)  # row id of each log line, by seq - 1
+
+    @property
+    def version(self) -> int:
+        return len(self.ids)
+
+
+_cache: OrderedDict[str, Cached] = OrderedDict()
+_lock = threading.RLock()
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()
+
+
+# ---------------------------------------------------------------- reading
+
+
+def header_game(match: Match) -> Game:
+    """A game with only the match's header applied (players, dealer, house rules)."""
+    return Game(match.player_names, dealer=match.dealer, rules=HouseRules.parse(match.rules))
+
+
+def _last_line(match_id: str) -> tuple[int, int]:
+    row = db.session.execute(
+        select(MatchLine.seq, MatchLine.id)
+        .where(MatchLine.match_id == match_id)
+        .order_by(MatchLine.seq.desc())
+        .limit(1)
+    ).first()
+    return (row[0], row[1]) if row else (0, 0)
+
+
+def _lines_after(match_id: str, seq: int) -> list[tuple[int, str]]:
+    rows = db.session.execute(
+        select(MatchLine.id, MatchLine.text)
+        .where(MatchLine.match_id == match_id, MatchLine.seq > seq)
+        .order_by(MatchLine.seq)
+    ).all()
+    return [(row[0], row[1]) for row in rows]
+
+
+def _cached(match: Match) -> Cached:
+    """The match's game, up to date with the database (call with the lock held)."""
+    version, last_id = _last_line(match.id)
+    entry = _cache.get(match.id)
+    if entry is not None:
+        if entry.version >= version and (version == 0 or entry.ids[version - 1] == last_id):
+            while entry.version > version:  # lines undone by another process
+                entry.game.undo()
+                entry.ids.pop()
+            _cache.move_to_end(match.id)
+            return entry
+        if entry.version < version and (
+            entry.version == 0 or _id_at(match.id, entry.version) == entry.ids[-1]
+        ):
+            _extend(entry, _lines_after(match.id, entry.version))
+            _cache.move_to_end(match.id)
+            return entry
+    entry = Cached(header_game(match))
+    _extend(entry, _lines_after(match.id, 0))
+    _cache[match.id] = entry
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return entry
+
+
+def _id_at(match_id: str, seq: int) -> int | None:
+    return db.session.execute(
+        select(MatchLine.id).where(MatchLine.match_id == match_id, MatchLine.seq == seq)
+    ).scalar()
+
+
+def _extend(entry: Cached, rows: list[tuple[int, str]]) -> None:
+    for row_id, text in rows:
+        entry.game.apply(text)
+        entry.ids.append(row_id)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A match with its game and the version (last sequence number) it was read at."""
+
+    match: Match
+    game: Game
+    version: int
+
+    @property
+    def header_size(self) -> int:
+        return len(self.game) - self.version
+
+
+def load(match: Match) -> Table:
+    with _lock:
+        entry = _cached(match)
+        return Table(match, entry.game, entry.version)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def create_match(players: list[str], dealer: str, rules: HouseRules, mode: str) -> Match:
+    """A new match; the engine checks the seating (raises EngineError)."""
+    game = Game(players, dealer=dealer, rules=rules)
+    match = Match(
+        players=", ".join(game.players),
+        dealer=game.players[game.state.dealer],
+        rules=str(rules),
+        mode=mode,
+    )
+    _summarise(match, game)
+    db.session.add(match)
+    db.session.commit()
+    return match
+
+
+def append(match: Match, version: int, text: str) -> Line:
+    """Record one line at `version`; raises EngineError (nothing recorded) or StaleVersion."""
+    with _lock:
+        entry = _cached(match)
+        if entry.version != version:
+            raise StaleVersion(entry.version)
+        line = entry.game.parse(text)
+        if line is None:
+            raise IllegalActionError("There is nothing to record.", "syntax")
+        entry.game.apply(line)
+        row = MatchLine(match_id=match.id, seq=version + 1, text=str(line))
+        db.session.add(row)
+        _summarise(match, entry.game)
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            entry.game.undo()
+            _cache.pop(match.id, None)
+            raise StaleVersion(_last_line(match.id)[0]) from None
+        except Exception:
+            db.session.rollback()
+            _cache.pop(match.id, None)
+            raise
+        entry.ids.append(row.id)
+        return line
+
+
+def undo(match: Match, version: int) -> Line:
+    """Remove the last line, if it is still the one at `version`."""
+    with _lock:
+        entry = _cached(match)
+        if entry.version != version:
+            raise StaleVersion(entry.version)
+        if version == 0:
+            raise IllegalActionError("There is nothing to undo yet.", "setup")
+        deleted = db.session.execute(
+            delete(MatchLine).where(
+                MatchLine.match_id == match.id,
+                MatchLine.seq == version,
+                MatchLine.id == entry.ids[-1],
+            )
+        )
+        if deleted.rowcount != 1:  # type: ignore[attr-defined]
+            db.session.rollback()
+            _cache.pop(match.id, None)
+            raise StaleVersion(_last_line(match.id)[0])
+        line = entry.game.undo()
+        entry.ids.pop()
+        _summarise(match, entry.game)
+        try:
+            db.session.commit()
+        except Exception:
+            db.session.rollback()
+            _cache.pop(match.id, None)
+            raise
+        return line
+
+
+def _summarise(match: Match, game: Game) -> None:
+    state = game.state
+    match.status = state.status
+    match.summary = f"Hand {state.hand}: {whose_turn(state)}"[:200]
+    match.updated_at = now()
+
+
+# ---------------------------------------------------------------- records
+
+
+def export_record(table: Table) -> str:
+    return table.game.record()
+
+
+class ImportError_(ValueError):
+    """A record that can't become a match: names the line and the rule."""
+
+    def __init__(self, error: RecordError) -> None:
+        super().__init__(f"Line {error.line} [{error.rule}]: {error.error.message}")
+        self.error = error
+
+
+def import_record(text: str, mode: str = "referee") -> Match:
+    """A new match from a table record; the engine checks every line."""
+    result = replay(text)
+    if result.error is not None:
+        raise ImportError_(result.error)
+    game = result.game
+    assert game is not None
+    lines = list(game.lines)
+    first = lines.pop(0)
+    assert isinstance(first, PlayersLine)
+    dealer = game.players[-1]
+    rules = HouseRules()
+    # Leading dealer/rules lines become the match header; the rest is the log.
+    while lines and isinstance(lines[0], DealerLine | RulesLine):
+        head = lines.pop(0)
+        if isinstance(head, DealerLine):
+            dealer = head.name
+        else:
+            rules = head.rules
+    if not any(isinstance(line, StartLine) for line in lines) and any(
+        isinstance(line, ActionLine) and isinstance(line.action, Wins | Out) for line in lines
+    ):
+        mode = "quick"  # results only: keep entering results
+    match = Match(players=", ".join(first.names), dealer=dealer, rules=str(rules), mode=mode)
+    _summarise(match, game)
+    db.session.add(match)
+    db.session.flush()
+    for seq, line in enumerate(lines, start=1):
+        db.session.add(MatchLine(match_id=match.id, seq=seq, text=str(line)))
+    db.session.commit()
+    return match
+
+
+__all__ = [
+    "EngineError",
+    "StaleVersion",
+    "Table",
+    "append",
+    "create_match",
+    "export_record",
+    "import_record",
+    "load",
+    "undo",
+]

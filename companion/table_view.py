@@ -1,0 +1,166 @@
+"""What the table screen shows, computed from the engine (no rule is written here).
+
+The keyboard is built from `Legal.cards`; a dimmed card is still a button: tapped,
+the engine refuses it and its explanation is shown with a link to the rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.store import Table
+from engine import ALL_CARDS, Card, Color, Face, Legal, State, describe, say
+
+SYMBOLS = {
+    Face.SKIP: "⊘",
+    Face.REVERSE: "⇄",
+    Face.DRAW2: "+2",
+    Face.DRAW4: "+4",
+    Face.DISCARD_ALL: "All",
+    Face.SKIP_EVERYONE: "⊘⊘",
+    Face.WILD_REVERSE_DRAW4: "⇄+4",
+    Face.WILD_DRAW6: "+6",
+    Face.WILD_DRAW10: "+10",
+    Face.WILD_ROULETTE: "🎯",
+}
+TABS = [*list(Color), None]  # four colours, then the wilds
+
+
+def symbol(card: Card) -> str:
+    return SYMBOLS.get(card.face, card.face.code)
+
+
+def tab_key(color: Color | None) -> str:
+    return color.value if color else "W"
+
+
+@dataclass(frozen=True)
+class Key:
+    card: Card
+    legal: bool
+    follow_up: str | None  # "color", "swap", "discard" or None
+
+    @property
+    def code(self) -> str:
+        return str(self.card)
+
+    @property
+    def symbol(self) -> str:
+        return symbol(self.card)
+
+    @property
+    def css(self) -> str:
+        return "wild" if self.card.color is None else self.card.color.name.lower()
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    cards: int
+    out: bool
+    turn: bool
+    dealer: bool
+    uno: str | None  # "open" (may be caught) or "called"
+    meter: int  # percent of the Mercy limit
+    warn: bool
+
+
+@dataclass
+class TableView:
+    table: Table
+    tab: str
+    picked: Card | None = None
+    steps: list[str] = field(default_factory=list)
+
+    @property
+    def state(self) -> State:
+        return self.table.game.state
+
+    @property
+    def legal(self) -> Legal:
+        return self.table.game.legal_actions()
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    @property
+    def seats(self) -> list[Seat]:
+        s = self.state
+        limit = s.rules.mercy
+        seats = []
+        for i, name in enumerate(s.players):
+            cards = s.hands[i]
+            uno = "called" if i in s.uno_called else "open" if i in s.uno_open else None
+            meter = 0 if limit is None else min(100, round(100 * cards / limit))
+            seats.append(
+                Seat(
+                    name=name,
+                    cards=cards,
+                    out=i in s.out,
+                    turn=s.status == "playing" and s.turn == i,
+                    dealer=s.dealer == i,
+                    uno=uno,
+                    meter=meter,
+                    warn=limit is not None and cards >= limit - 5,
+                )
+            )
+        return seats
+
+    def keys(self, tab: str) -> list[Key]:
+        legal = self.legal.cards
+        color = None if tab == "W" else Color(tab)
+        held = self.state.hands[self.state.turn] if self.state.status == "playing" else 0
+        rules = self.state.rules
+        out = []
+        for card in ALL_CARDS:
+            if card.color is not color:
+                continue
+            follow_up = None
+            if card.wild and card.face is not Face.WILD_ROULETTE:
+                follow_up = "color"
+            elif card.number == 7 and rules.seven and held > 1:
+                follow_up = "swap"
+            elif card.face is Face.DISCARD_ALL and held > 1:
+                follow_up = "discard"
+            out.append(Key(card, card in legal, follow_up))
+        return out
+
+    @property
+    def tabs(self) -> list[tuple[str, str]]:
+        return [(tab_key(c), c.title if c else "Wild") for c in TABS]
+
+    @property
+    def recent(self) -> list[str]:
+        """The last plays as sentences, newest first."""
+        game = self.table.game
+        steps = list(game.steps())[-6:]
+        return [describe(line, before, after) for line, before, after in reversed(steps)]
+
+    @property
+    def undo_label(self) -> str | None:
+        if self.table.version == 0:
+            return None
+        game = self.table.game
+        line, before, after = list(game.steps())[-1]
+        return "Undo: " + say(line, before, after)
+
+    @property
+    def notices(self) -> list[str]:
+        return [str(event) for event in self.state.events]
+
+    @property
+    def next_player(self) -> str | None:
+        s = self.state
+        if s.status != "playing" or len(s.out) >= len(s.players) - 1:
+            return None
+        return s.players[s.next_active(s.turn)]
+
+    @property
+    def discard_max(self) -> int:
+        s = self.state
+        return max(s.hands[s.turn] - 1, 0)
+
+    @property
+    def start_keys(self) -> list[Card]:
+        return [c for c in ALL_CARDS if c.number is not None]

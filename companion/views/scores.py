@@ -1,0 +1,109 @@
+"""The end of a hand (reveals) and the scoreboard."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, render_template
+from werkzeug.wrappers import Response
+
+from companion import store
+from companion.forms import RevealForm
+from companion.views.table import after_change, get_match, render_table
+from engine import EngineError, NotationError, State
+
+bp = Blueprint("scores", __name__, url_prefix="/m")
+
+CHART_W, CHART_H, PAD = 320, 180, 28
+PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
+MARKERS = ("●", "■", "▲", "◆", "★", "✚")
+
+
+@bp.post("/<match_id>/reveal")
+def reveal(match_id: str) -> Response | tuple[str, int]:
+    match = get_match(match_id)
+    form = RevealForm()
+    if not form.validate_on_submit():
+        return render_table(
+            match, error=NotationError("The reveal form was incomplete."), status=422
+        )
+    line = form.line()
+    if line is None:
+        return render_table(
+            match,
+            error=NotationError(
+                f"Enter {form.player.data}'s cards (like R5 G+2 W+6) or their points."
+            ),
+            status=422,
+        )
+    try:
+        store.append(match, form.version.data, line)
+    except store.StaleVersion as stale:
+        return render_table(match, notice=str(stale), status=409)
+    except EngineError as error:
+        return render_table(match, error=error, status=422)
+    return after_change(match)
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    color: str
+    marker: str
+    points: str  # SVG polyline points
+    last: tuple[float, float]
+
+
+def chart(state: State) -> tuple[list[Line], list[tuple[float, str]], float | None]:
+    """Cumulative totals after each hand, as polylines in a CHART_W x CHART_H box."""
+    totals = [[0] * len(state.players)]
+    for result in state.history:
+        totals.append([t + p for t, p in zip(totals[-1], result.points, strict=True)])
+    top = max(max(max(row) for row in totals), state.rules.target, 1)
+    width, height = CHART_W - 2 * PAD, CHART_H - 2 * PAD
+    steps = max(len(totals) - 1, 1)
+
+    def xy(hand: int, score: int) -> tuple[float, float]:
+        return (PAD + width * hand / steps, PAD + height * (1 - score / top))
+
+    lines = []
+    for i, name in enumerate(state.players):
+        pts = [xy(h, row[i]) for h, row in enumerate(totals)]
+        lines.append(
+            Line(
+                name,
+                PALETTE[i],
+                MARKERS[i],
+                " ".join(f"{x:.1f},{y:.1f}" for x, y in pts),
+                pts[-1],
+            )
+        )
+    ticks = [(xy(0, v)[1], str(v)) for v in (0, top // 2, top)]
+    target_y = xy(0, state.rules.target)[1] if state.rules.target <= top else None
+    return lines, ticks, target_y
+
+
+@bp.get("/<match_id>/scores")
+def board(match_id: str) -> str:
+    match = get_match(match_id)
+    table = store.load(match)
+    state = table.game.state
+    lines, ticks, target_y = chart(state)
+    target = state.rules.target
+    ranking = sorted(
+        range(len(state.players)),
+        key=lambda i: -state.scores[i] if state.rules.scoring == "high" else state.scores[i],
+    )
+    return render_template(
+        "scoreboard.html",
+        match=match,
+        state=state,
+        lines=lines,
+        ticks=ticks,
+        target=target,
+        target_y=target_y,
+        ranking=ranking,
+        width=CHART_W,
+        height=CHART_H,
+        pad=PAD,
+    )

@@ -1,0 +1,104 @@
+"""The table: whose turn, what they face, the card keyboard, undo."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from companion import store
+from companion.extensions import db, htmx
+from companion.forms import LineForm, UndoForm
+from companion.models import Match
+from companion.table_view import TableView, tab_key
+from engine import Card, EngineError, NotationError
+
+bp = Blueprint("table", __name__, url_prefix="/m")
+
+
+def get_match(match_id: str) -> Match:
+    if len(match_id) > 32:
+        abort(404)
+    match: Match = db.get_or_404(Match, match_id)
+    return match
+
+
+def render_table(
+    match: Match, *, error: EngineError | None = None, notice: str | None = None, status: int = 200
+) -> tuple[str, int]:
+    table = store.load(match)
+    picked = None
+    card_arg = request.args.get("card", "")
+    if card_arg:
+        try:
+            picked = Card.parse(card_arg)
+        except NotationError:
+            picked = None
+    state = table.game.state
+    default_tab = tab_key(state.color) if state.color else "R"
+    tab = request.args.get("tab", default_tab)
+    if tab not in ("R", "Y", "G", "B", "W"):
+        tab = default_tab
+    view = TableView(table, tab=tab, picked=picked)
+    template = "partials/table_body.html" if htmx else "table.html"
+    return (
+        render_template(
+            template,
+            match=match,
+            view=view,
+            error=error,
+            notice=notice,
+            fix=request.args.get("fix"),
+            drawn=request.args.get("drawn", type=int) or 0,
+        ),
+        status,
+    )
+
+
+@bp.get("/<match_id>")
+def show(match_id: str) -> tuple[str, int]:
+    return render_table(get_match(match_id))
+
+
+@bp.post("/<match_id>/line")
+def record_line(match_id: str) -> Response | tuple[str, int]:
+    match = get_match(match_id)
+    form = LineForm()
+    if not form.validate_on_submit():
+        problems = "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items())
+        return render_table(
+            match, error=NotationError(f"The form was incomplete ({problems})."), status=422
+        )
+    try:
+        store.append(match, form.version.data, form.line())
+    except store.StaleVersion as stale:
+        return render_table(match, notice=str(stale), status=409)
+    except EngineError as error:
+        return render_table(match, error=error, status=422)
+    return after_change(match)
+
+
+@bp.post("/<match_id>/undo")
+def undo(match_id: str) -> Response | tuple[str, int]:
+    match = get_match(match_id)
+    form = UndoForm()
+    if not form.validate_on_submit():
+        return render_table(match, error=NotationError("The undo form was incomplete."), status=422)
+    try:
+        line = store.undo(match, form.version.data)
+    except store.StaleVersion:
+        return render_table(
+            match,
+            notice="Not undone: the table moved on since your screen showed it (someone "
+            "recorded or undid a line). Check the last plays and undo again if needed.",
+            status=409,
+        )
+    except EngineError as error:
+        return render_table(match, error=error, status=422)
+    return after_change(match, notice=f"Undone: {line}")
+
+
+def after_change(match: Match, notice: str | None = None) -> Response:
+    """303 to the table: a reload never posts twice; htmx follows it for the fragment."""
+    if notice:
+        flash(notice)
+    return redirect(url_for("table.show", match_id=match.id), code=303)

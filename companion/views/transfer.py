@@ -1,0 +1,53 @@
+"""A match as a table record: download it, or upload one as a new match."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, redirect, render_template, url_for
+
+from companion import store
+from companion.forms import ImportForm
+from companion.views.table import get_match
+
+bp = Blueprint("transfer", __name__)
+
+
+@bp.get("/m/<match_id>/record.txt")
+def export_record(match_id: str) -> Response:
+    match = get_match(match_id)
+    text = store.export_record(store.load(match))
+    stamp = match.created_at.strftime("%Y-%m-%d")
+    return Response(
+        text,
+        mimetype="text/plain",
+        headers={"Content-Disposition": f'attachment; filename="no-mercy-{stamp}-{match.id}.rec"'},
+    )
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_record() -> Response | tuple[str, int]:
+    form = ImportForm()
+    problem = None
+    if form.validate_on_submit():
+        upload = form.record.data
+        text = form.text.data or ""
+        if upload is not None and getattr(upload, "filename", ""):
+            raw = upload.read(1_000_001)
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                problem = "That file is not a text table record (it is not UTF-8 text)."
+        if problem is None and not text.strip():
+            problem = "Choose a record file or paste a record."
+        if problem is None:
+            try:
+                match = store.import_record(text)
+            except store.ImportError_ as error:
+                problem = f"Not imported. {error}"
+            else:
+                return redirect(url_for("table.show", match_id=match.id), code=303)
+    elif form.errors:
+        problem = "The form was incomplete: " + "; ".join(
+            f"{k}: {', '.join(map(str, v))}" for k, v in form.errors.items()
+        )
+    status = 422 if problem else 200
+    return render_template("import.html", form=form, problem=problem), status
