@@ -70,6 +70,7 @@ class TableView:
     table: Table
     tab: str
     picked: Card | None = None
+    drawn: int = 0  # cards drawn before the play being entered
     steps: list[str] = field(default_factory=list)
 
     @property
@@ -110,8 +111,9 @@ class TableView:
     def keys(self, tab: str) -> list[Key]:
         legal = self.legal.cards
         color = None if tab == "W" else Color(tab)
-        held = self.state.hands[self.state.turn] if self.state.status == "playing" else 0
-        rules = self.state.rules
+        s = self.state
+        held = s.hands[s.turn] + self.drawn if s.status == "playing" else 0
+        rules = s.rules
         out = []
         for card in ALL_CARDS:
             if card.color is not color:
@@ -160,6 +162,25 @@ class TableView:
     def discard_max(self) -> int:
         s = self.state
         return max(s.hands[s.turn] - 1, 0)
+
+    @property
+    def breakdown(self) -> str | None:
+        """How the last hand's score was made: '305 = 55 from Cy + 250 for Bob, knocked out'."""
+        s = self.state
+        if not s.history or s.status not in ("hand_over", "match_over"):
+            return None
+        result = s.history[-1]
+        winner = s.players[result.winner]
+        if s.rules.scoring == "low":
+            parts = [f"{s.players[i]} {p}" for i, p in enumerate(result.points) if i != result.winner]
+            return f"{winner} won and scores 0; the others score their own cards: " + ", ".join(parts)
+        parts = [
+            f"{s.revealed[i]} from {name}"
+            for i, name in enumerate(s.players)
+            if i != result.winner and i not in result.knocked_out and s.revealed[i] is not None
+        ] + [f"250 for {s.players[i]}, knocked out" for i in result.knocked_out]
+        total = result.points[result.winner]
+        return f"{winner} scores {total}" + (f" = {' + '.join(parts)}" if parts else "")
 
     @property
     def start_keys(self) -> list[Card]:

@@ -38,7 +38,8 @@ def render_table(
     tab = request.args.get("tab", default_tab)
     if tab not in ("R", "Y", "G", "B", "W"):
         tab = default_tab
-    view = TableView(table, tab=tab, picked=picked)
+    drawn = max(0, min(request.args.get("drawn", 0, type=int) or 0, 168))
+    view = TableView(table, tab=tab, picked=picked, drawn=drawn)
     template = "partials/table_body.html" if htmx else "table.html"
     return (
         render_template(
@@ -48,7 +49,7 @@ def render_table(
             error=error,
             notice=notice,
             fix=request.args.get("fix"),
-            drawn=request.args.get("drawn", type=int) or 0,
+            drawn=drawn,
         ),
         status,
     )
