@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -16,6 +17,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from companion.models import MODES
@@ -24,6 +26,11 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.rules import MERCY_RANGE, TARGET_RANGE
 
 NAME_LENGTH = 20
+
+
+def options(pairs: Iterable[tuple[str, str]]) -> list[SelectChoice]:
+    """(value, label) pairs as WTForms choices."""
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 def _explain(option: str) -> str:
@@ -38,23 +45,25 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
     )
     dealer = SelectField(
         "Dealer",
-        choices=[("last", "The last player listed")]
-        + [(str(i), f"Player {i}") for i in range(1, MAX_PLAYERS + 1)],
+        choices=options([("last", "The last player listed")])
+        + options((str(i), f"Player {i}") for i in range(1, MAX_PLAYERS + 1)),
         default="last",
         description="The player after the dealer, clockwise, plays first.",
     )
     mode = RadioField(
-        "Mode", choices=list(MODES.items()), default="referee", validators=[DataRequired()]
+        "Mode", choices=options(MODES.items()), default="referee", validators=[DataRequired()]
     )
     stack = RadioField(
         "Stacking",
-        choices=[("last", "At least the last Draw card (official)"), ("sum", "At least the total")],
+        choices=options(
+            [("last", "At least the last Draw card (official)"), ("sum", "At least the total")]
+        ),
         default="last",
         description=_explain("stack"),
     )
     draw = RadioField(
         "Drawing",
-        choices=[("until", "Draw until playable (official)"), ("one", "Draw one")],
+        choices=options([("until", "Draw until playable (official)"), ("one", "Draw one")]),
         default="until",
         description=_explain("draw"),
     )
@@ -81,7 +90,9 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
     )
     scoring = RadioField(
         "Scoring",
-        choices=[("high", "Winner scores, highest wins (official)"), ("low", "Lowest wins")],
+        choices=options(
+            [("high", "Winner scores, highest wins (official)"), ("low", "Lowest wins")]
+        ),
         default="high",
         description=_explain("scoring"),
     )
@@ -104,7 +115,9 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
             if any(ch in name for ch in ":,#"):
                 entry.errors.append("A name can't contain : , or #.")
                 ok = False
-        if self.dealer.data != "last" and int(self.dealer.data) > max(len(names), 1):
+        seats = [str(i) for i in range(1, MAX_PLAYERS + 1)]
+        # A value the select does not offer was already refused by its own check.
+        if self.dealer.data in seats and int(self.dealer.data) > max(len(names), 1):
             self.dealer.errors.append(f"There are only {len(names)} players.")
             ok = False
         if self.mercy_on.data and self.mercy.data is None:

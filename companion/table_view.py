@@ -172,8 +172,12 @@ class TableView:
         result = s.history[-1]
         winner = s.players[result.winner]
         if s.rules.scoring == "low":
-            parts = [f"{s.players[i]} {p}" for i, p in enumerate(result.points) if i != result.winner]
-            return f"{winner} won and scores 0; the others score their own cards: " + ", ".join(parts)
+            parts = [
+                f"{s.players[i]} {p}" for i, p in enumerate(result.points) if i != result.winner
+            ]
+            return f"{winner} won and scores 0; the others score their own cards: " + ", ".join(
+                parts
+            )
         parts = [
             f"{s.revealed[i]} from {name}"
             for i, name in enumerate(s.players)

@@ -323,7 +323,8 @@ class Legal:
             seat = s.players.index(name)
             if s.hands[seat] > 1:
                 out.append(ActionLine(name, Correct(s.hands[seat] - 1)))
-            out.append(ActionLine(name, Correct(s.hands[seat] + 1)))
+            if s.drawable:
+                out.append(ActionLine(name, Correct(s.hands[seat] + 1)))
         for name in self.revealers:
             seat = s.players.index(name)
             out.append(ActionLine(name, Reveal(points=s.hands[seat])))

@@ -104,7 +104,7 @@ def _set_dealer(s: State, seat: int) -> None:
             "setup",
         )
     s.dealer = seat
-    s.turn = (seat + 1) % len(s.players)
+    s.turn = s.next_active(seat)  # players knocked out by a correction are skipped
 
 
 def _start(s: State, card: Card) -> None:
@@ -636,9 +636,9 @@ def _quick_result(s: State, seat: int, action: Wins | Out) -> None:
         _declare_winner(s, seat, by_knockout=False)
         _score_if_revealed(s)
     else:
-        # They held the Mercy limit at least; the count only keeps the 168 whole.
-        s.hands[seat] = max(s.hands[seat], s.rules.mercy or 0)
-        s.draw_pile = DECK_SIZE - sum(s.hands) - s.set_aside
+        # They held the Mercy limit at least: their count goes up to it as far as the
+        # draw pile allows, so the 168 stay whole.
+        _draw_cards(s, seat, min(max((s.rules.mercy or 0) - s.hands[seat], 0), s.drawable))
         _mercy_knock_out(s, seat)
         _pass_turn_after_knockout(s, seat)
     # The line itself says who won or went out: keep only what followed from it.

@@ -271,8 +271,11 @@ class State:
     @property
     def drawable(self) -> int:
         """Cards that can still be drawn: the pile, then a reshuffle."""
-        reshuffle = max(self.discard_pile - 1, 0) + self.set_aside
-        return self.draw_pile + reshuffle
+        if not self.started:
+            # Before the start card nothing can be reshuffled, and the start card
+            # itself must still come off the draw pile.
+            return max(self.draw_pile - 1, 0)
+        return self.draw_pile + max(self.discard_pile - 1, 0) + self.set_aside
 
     def total_cards(self) -> int:
         return self.draw_pile + self.discard_pile + sum(self.hands) + self.set_aside

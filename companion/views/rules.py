@@ -10,9 +10,10 @@ from flask import Blueprint, render_template, request
 from markdown.extensions.toc import slugify
 from markupsafe import Markup
 from wtforms import Form, IntegerField, SelectField
-from wtforms.validators import Optional
+from wtforms.validators import NumberRange, Optional
 
 from companion import ROOT
+from companion.forms import options
 from engine import ALL_CARDS, OPTIONS, Card, Color, EngineError, HouseRules
 from engine.desk import Ruling, position, rule_on
 
@@ -37,22 +38,34 @@ def rules_html() -> Markup:
     return Markup(html)
 
 
-CARD_CHOICES = [(str(c), c.name) for c in ALL_CARDS]
-COLOR_CHOICES = [("", "The card's own colour")] + [(c.value, c.title) for c in Color]
+CARD_CHOICES = options((str(c), c.name) for c in ALL_CARDS)
+COLOR_CHOICES = options([("", "The card's own colour")] + [(c.value, c.title) for c in Color])
 
 
 class DeskForm(Form):
-    """A made-up position: no CSRF needed, it changes nothing (GET)."""
+    """A made-up position: no CSRF needed, it changes nothing (GET).
 
-    top = SelectField("Top card", choices=CARD_CHOICES, default="R5")
-    color = SelectField("Active colour (for a wild on top)", choices=COLOR_CHOICES, default="")
-    stack = IntegerField("Pending stack (+N, empty if none)", validators=[Optional()])
+    The fields' ids are prefixed: the page's rule headings own ids like "stack".
+    """
+
+    top = SelectField("Top card", choices=CARD_CHOICES, default="R5", id="desk-top")
+    color = SelectField(
+        "Active colour (for a wild on top)", choices=COLOR_CHOICES, default="", id="desk-color"
+    )
+    stack = IntegerField(
+        "Pending stack (+N, empty if none)",
+        validators=[Optional(), NumberRange(0, 200, "From %(min)s to %(max)s.")],
+        id="desk-stack",
+    )
     stack_rule = SelectField(
         "Stacking rule",
-        choices=[("last", "At least the last Draw card (official)"), ("sum", "At least the total")],
+        choices=options(
+            [("last", "At least the last Draw card (official)"), ("sum", "At least the total")]
+        ),
         default="last",
+        id="desk-stack-rule",
     )
-    card = SelectField("Card to play", choices=CARD_CHOICES, default="R+2")
+    card = SelectField("Card to play", choices=CARD_CHOICES, default="R+2", id="desk-card")
 
 
 @bp.get("/rules")

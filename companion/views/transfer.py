@@ -36,6 +36,8 @@ def import_record() -> Response | tuple[str, int]:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 problem = "That file is not a text table record (it is not UTF-8 text)."
+            if len(raw) > 1_000_000:  # never import the first megabyte of a longer file
+                problem = "That file is too large for a table record (more than 1 MB)."
         if problem is None and not text.strip():
             problem = "Choose a record file or paste a record."
         if problem is None:

@@ -1,0 +1,51 @@
+"""Fixtures: an app on a fresh SQLite database, a client, and a phone at the table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import create_app, store
+from tests.app.helpers import Tabletop
+
+
+def make_app(tmp_path: Path, **config: Any) -> Flask:
+    return create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/t.db",
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            **config,
+        }
+    )
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    """The app with CSRF protection on, as it runs; the migrations create the database."""
+    store.clear_cache()  # the game cache is per process: no game from another test
+    yield make_app(tmp_path)
+    store.clear_cache()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def tabletop(app: Flask, client: FlaskClient) -> Tabletop:
+    return Tabletop(app, client)
+
+
+@pytest.fixture
+def started(tabletop: Tabletop) -> str:
+    """A three-player match (Ann, Bob, Cy; Cy deals) with R5 turned up: Ann to play."""
+    match_id = tabletop.create(("Ann", "Bob", "Cy"))
+    tabletop.play_lines(match_id, "start: R5")
+    return match_id

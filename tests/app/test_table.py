@@ -1,0 +1,300 @@
+"""The table screen: whose turn, the pile, the seats, and each panel an action needs."""
+
+from __future__ import annotations
+
+from tests.app.helpers import Page, Tabletop
+
+
+def line_buttons(page: Page) -> list[str]:
+    return [b.get("value") or "" for f in page.forms("/line") for b in f.buttons()]
+
+
+def test_a_new_hand_asks_for_the_start_card(tabletop: Tabletop) -> None:
+    match_id = tabletop.create(["Ann", "Bob", "Cy"])
+    page = tabletop.table(match_id)
+    assert page.status == 200
+    assert page.turn == "Hand 1"
+    assert "Cy deals. Ann plays first." in page.text
+    starts = line_buttons(page)
+    assert "start: R5" in starts and all(v.startswith("start: ") for v in starts)
+    assert page.undo_label is None and "Nothing to undo yet." in page.text
+    assert page.doc.find(cls="pile") is None  # no card turned up yet
+
+    page = tabletop.press(match_id, "start: R5")
+
+    assert page.status == 303
+    assert tabletop.logged(match_id) == ["start: R5"]
+    assert page.turn == "Ann"
+    assert page.doc.one(cls="pile").one(cls="card")["aria-label"] == "Red 5"
+    assert "Red (R)" in page.doc.one(cls="pile").text
+    assert page.undo_label is not None and page.undo_label.startswith("Undo: ")
+    assert "Red 5" in page.undo_label
+
+
+def test_only_number_cards_start_a_hand(tabletop: Tabletop) -> None:
+    match_id = tabletop.create(["Ann", "Bob"])
+    page = tabletop.line(match_id, "", "start: RS")
+    assert page.status == 422 and page.rule_links() == ["setup"]
+    assert tabletop.logged(match_id) == []
+
+
+def test_whose_turn_the_seats_and_the_counts(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.play_lines(started, "Ann: R3")
+    assert page.turn == "Bob"
+    assert "next: Cy" in page.doc.one(cls="status").text
+    seats = page.seats()
+    assert list(seats) == ["Ann", "Bob", "Cy"]
+    assert "6/25" in seats["Ann"] and "7/25" in seats["Bob"]
+    assert "(dealer)" in seats["Cy"] and "(dealer)" not in seats["Ann"]
+    assert page.seat_in_turn() == ["Bob"]
+    assert page.doc.one(cls="pile").one(cls="card")["aria-label"] == "Red 3"
+    # Playable keys are buttons; the rest are dimmed, and still say why when tapped.
+    blue = tabletop.table(started, tab="B")
+    dim = [b for b in blue.doc.find_all("button", cls="dim")]
+    assert "B3" not in [b.get("value") for b in dim]
+    assert "B4" in [b.get("value") for b in dim]
+    refused = tabletop.line(started, "Bob", "B4")
+    assert refused.status == 422 and refused.rule_links() == ["match"]
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+
+
+def test_out_of_turn_is_refused_with_the_rule(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.line(started, "Bob", "R3")
+    assert page.status == 422
+    assert page.rule_links() == ["turn"]
+    assert page.doc.one(cls="refused").find("a")["href"] == "/rules#turn"
+    assert "Ann" in page.refusal.text
+    assert page.version == 1 and tabletop.logged(started) == ["start: R5"]
+
+
+def test_a_pending_stack_shows_the_banner_and_take(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.play_lines(started, "Ann: R+2", "Bob: R+4")
+    banner = page.doc.one(cls="banner")
+    assert "+6 pending" in banner.text and "Cy" in banner.text
+    assert page.turn == "Cy"
+    assert "take" in line_buttons(page)
+    assert "Take 6" in page.doc.one(cls="take").text
+    page = tabletop.press(started, "take")
+    assert page.status == 303
+    assert page.doc.find(cls="banner") is None
+    assert "13/25" in page.seats()["Cy"]
+    assert page.turn == "Ann"
+
+
+def test_a_wild_asks_for_one_of_four_colours(tabletop: Tabletop, started: str) -> None:
+    keyboard = tabletop.table(started, tab="W")
+    link = keyboard.doc.one("a", cls="key", **{"aria-label": "Wild Draw 6"})
+    page = tabletop.get(link["href"])
+    assert page.status == 200
+    assert line_buttons(page) == ["W+6 R", "W+6 Y", "W+6 G", "W+6 B"]
+    assert "Which colour does Ann name?" in page.doc.one(cls="follow-up").text
+
+    page = tabletop.press(started, "W+6 G", page=page)
+
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Ann: W+6 G"
+    assert "Green (G)" in page.doc.one(cls="pile").text
+    assert "+6 pending" in page.doc.one(cls="banner").text
+
+
+def test_a_wild_without_a_colour_is_refused(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.line(started, "Ann", "W+6")
+    assert page.status == 422 and page.rule_links() == ["wild-color"]
+
+
+def test_a_seven_shows_the_swap_targets(tabletop: Tabletop, started: str) -> None:
+    keyboard = tabletop.table(started)
+    link = keyboard.doc.one("a", cls="key", **{"aria-label": "Red 7"})
+    page = tabletop.get(link["href"])
+    assert line_buttons(page) == ["R7 swap Bob", "R7 swap Cy"]
+    tabletop.play_lines(started, "Cy: has 3")
+    page = tabletop.table(started, card="R7")
+    page = tabletop.press(started, "R7 swap Cy", page=page)
+    assert page.status == 303
+    seats = page.seats()
+    assert "3/25" in seats["Ann"] and "6/25" in seats["Cy"]
+    assert tabletop.logged(started)[-1] == "Ann: R7 swap Cy"
+
+
+def test_a_discard_all_asks_how_many(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.table(started, card="RDA")
+    count = page.doc.one(cls="follow-up").one("input", name="count")
+    assert (count["min"], count["max"], count["value"]) == ("0", "6", "0")
+    assert line_buttons(page) == ["RDA discard"]
+
+    page = tabletop.press(started, "RDA discard", page=page, count="2")
+
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Ann: RDA discard 2"
+    assert "4/25" in page.seats()["Ann"]
+
+
+def test_the_roulette_panel(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.play_lines(started, "Ann: WCR")
+    assert "Colour Roulette: Bob names a colour" in page.doc.one(cls="banner").text
+    assert line_buttons(page) == ["roulette R", "roulette Y", "roulette G", "roulette B"]
+    assert page.doc.one("input", name="count")["value"] == "1"
+
+    page = tabletop.press(started, "roulette G", count="3")
+
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Bob: roulette G 3"
+    assert "10/25" in page.seats()["Bob"]
+    assert "Green (G)" in page.doc.one(cls="pile").text
+    assert page.turn == "Cy"
+
+
+def test_drawing_then_playing(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.table(started, drawn=2)
+    assert page.doc.one(cls="drew").one("output").text == "2"
+    assert "draw 2" in line_buttons(page)  # drew and played nothing (refused under draw=until)
+    keyboard = next(f for f in page.forms("/line") if "keyboard" in f.node.classes)
+    assert keyboard.values()["drawn"] == "2"
+
+    page = tabletop.press(started, "R3", page=page)
+
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Ann: draw 2, R3"
+    assert "8/25" in page.seats()["Ann"]
+    refused = tabletop.line(started, "Bob", "draw 2")
+    assert refused.status == 422 and refused.rule_links() == ["draw"]
+
+
+def test_a_drawn_card_counts_for_the_follow_up(tabletop: Tabletop, started: str) -> None:
+    """Ann holds one card, draws one and plays a 7: she holds two, so she swaps."""
+    tabletop.play_lines(started, "Ann: has 1")
+    assert tabletop.table(started).doc.find("a", cls="key", **{"aria-label": "Red 7"}) is None
+    keyboard = tabletop.table(started, drawn=1)
+    link = keyboard.doc.one("a", cls="key", **{"aria-label": "Red 7"})
+    page = tabletop.get(link["href"])
+    assert line_buttons(page) == ["R7 swap Bob", "R7 swap Cy"]
+    page = tabletop.press(started, "R7 swap Bob", page=page)
+    assert page.status == 303, tabletop.problem(page)
+    assert tabletop.logged(started)[-1] == "Ann: draw 1, R7 swap Bob"
+    assert "7/25" in page.seats()["Ann"] and "1/25" in page.seats()["Bob"]
+
+
+def test_uno_called_and_caught_buttons(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.play_lines(started, "Ann: has 2", "Ann: R3")
+    panel = page.doc.one("section", cls="uno")
+    assert "Ann has one card!" in panel.text
+    buttons = line_buttons(page)
+    assert "uno" in buttons
+    assert "Caught by Bob: +2" in panel.text and "Caught by Cy: +2" in panel.text
+    assert "Caught by Ann" not in panel.text
+    assert "1 card!" in page.seats()["Ann"]
+
+    page = tabletop.press(started, "Bob", page=page)  # the catch form's buttons are the catchers
+
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Bob: catch Ann"
+    assert "3/25" in page.seats()["Ann"]
+    assert page.doc.find("section", cls="uno") is None
+
+
+def test_uno_called_in_time(tabletop: Tabletop, started: str) -> None:
+    tabletop.play_lines(started, "Ann: has 2", "Ann: R3")
+    page = tabletop.press(started, "uno")
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Ann: uno"
+    assert page.doc.find("section", cls="uno") is None
+    assert "UNO" in page.seats()["Ann"]
+    late = tabletop.line(started, "Bob", "catch Ann")
+    assert late.status == 422 and late.rule_links() == ["uno"]
+
+
+def test_correcting_a_count(tabletop: Tabletop, started: str) -> None:
+    seat = tabletop.table(started).doc.one(cls="seats").find_all("a")[1]
+    page = tabletop.get(seat["href"])  # tapping Bob's seat
+    assert page.status == 200
+    (form,) = [f for f in page.forms("/line") if f.values().get("player") == "Bob"]
+    assert form.values()["action"] == "has 7"
+
+    data = form.values(form.buttons()[0]) | {"action": "has 9"}
+    page = tabletop.follow(tabletop.client.post(form.action, data=data), started)
+
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Bob: has 9"
+    assert "9/25" in page.seats()["Bob"]
+    assert tabletop.table(started, fix="Nobody").doc.find("input", id_="fix-count") is None
+
+
+def test_the_end_of_a_hand_reveals_and_next_hand(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.play_lines(started, "Ann: has 1", "Ann: R3")
+    assert page.turn == "Ann wins the hand"
+    reveals = page.forms("/reveal")
+    assert [f.values()["player"] for f in reveals] == ["Bob", "Cy"]
+    assert "Bob reveals 7 cards" in page.doc.one(cls="actions").text
+
+    page = tabletop.reveal(started, "Bob", points=40)
+    assert page.status == 303
+    assert [f.values()["player"] for f in page.forms("/reveal")] == ["Cy"]
+    assert "Bob: 40" in page.doc.one(cls="tally").text
+    refused = tabletop.reveal(started, "Cy", cards="R5 W+6")  # Cy holds 7
+    assert refused.status == 422 and refused.rule_links() == ["cards"]
+    tabletop.play_lines(started, "Cy: has 2")
+    page = tabletop.reveal(started, "Cy", cards="R5, W+6")
+    assert page.status == 303
+    assert page.turn == "Hand 1 scored"
+    assert tabletop.state(started)["scores"] == {"Ann": 95, "Bob": 0, "Cy": 0}
+    next_hand = page.doc.one(cls="actions")
+    assert "Next hand: Ann deals" in next_hand.text
+    assert "Ann scores 95" in next_hand.text  # how the score was made
+
+    page = tabletop.press(started, text="Next hand")
+
+    assert page.status == 303
+    assert page.turn == "Hand 2"
+    assert "Ann deals. Bob plays first." in page.text
+    assert tabletop.logged(started)[-1] == "hand: 2"
+
+
+def test_a_reveal_with_nothing_entered(tabletop: Tabletop, started: str) -> None:
+    tabletop.play_lines(started, "Ann: has 1", "Ann: R3")
+    page = tabletop.reveal(started, "Bob")
+    assert page.status == 422
+    assert "Enter Bob's cards" in page.refusal.text
+    assert len(tabletop.logged(started)) == 3
+
+
+def test_a_knockout_shows_on_the_seat(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.play_lines(started, "Bob: has 20", "Ann: W+6 B", "Bob: take")
+    seats = page.seats()
+    assert "OUT" in seats["Bob"]
+    assert "Bob" in " ".join(n.text for n in page.doc.find_all(cls="event"))
+    assert page.turn == "Cy"
+
+
+def test_a_finished_match_offers_the_scoreboard(tabletop: Tabletop) -> None:
+    match_id = tabletop.create(["Ann", "Bob"], target="50")
+    page = tabletop.play_lines(match_id, "start: R5", "Ann: has 1", "Ann: R3")
+    page = tabletop.reveal(match_id, "Bob", points=60)
+    assert page.turn == "Ann wins the match!"
+    links = [a["href"] for a in page.doc.one(cls="actions").find_all("a")]
+    assert f"/m/{match_id}/scores" in links
+    assert any(link.startswith("/new?players=Ann") for link in links)
+    refused = tabletop.line(match_id, "", "hand: 2")
+    assert refused.status == 422 and refused.rule_links() == ["hand-over"]
+
+
+def test_bad_query_arguments_are_ignored(tabletop: Tabletop, started: str) -> None:
+    for query in (
+        {"card": "XYZ"},
+        {"card": "W+6", "tab": "Q"},
+        {"drawn": "lots"},
+        {"drawn": "-3"},
+        {"drawn": "9" * 400},
+        {"fix": "ann"},
+        {"tab": "W" * 1000},
+    ):
+        page = tabletop.table(started, **query)
+        assert page.status == 200, query
+        assert page.version == 1
+
+
+def test_an_unknown_match_is_a_friendly_404(tabletop: Tabletop) -> None:
+    for url in ("/m/nope", "/m/" + "x" * 33, "/m/" + "x" * 5000, "/m/%C3%BC", "/nowhere"):
+        page = tabletop.get(url)
+        assert page.status == 404, url
+        assert "Nothing here" in page.text
+        assert page.doc.find("a", href="/") is not None

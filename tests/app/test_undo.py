@@ -1,0 +1,150 @@
+"""Undo takes back exactly the last line; a stale screen never records or undoes anything."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from engine import Game
+from tests.app.helpers import Tabletop
+
+
+def engine_state(*lines: str) -> dict:
+    game = Game(["Ann", "Bob", "Cy"], dealer="Cy")
+    for line in lines:
+        game.apply(line)
+    return game.to_json()
+
+
+def test_undo_takes_back_exactly_the_last_line(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.play_lines(started, "Ann: R3", "Bob: R+2")
+    assert page.version == 3
+    assert page.undo_label == "Undo: " + page.undo_label.removeprefix("Undo: ")
+    assert "Bob" in page.undo_label and "Draw 2" in page.undo_label
+
+    page = tabletop.undo(started)
+
+    assert page.status == 303
+    assert page.version == 2
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+    assert tabletop.state(started) == engine_state("start: R5", "Ann: R3")
+    assert any(n.startswith("Undone: Bob: R+2") for n in page.notices)
+    assert page.turn == "Bob"
+    assert "Ann" in page.undo_label and "Red 3" in page.undo_label
+    # Once shown, the notice is gone.
+    assert not any("Undone" in n for n in tabletop.table(started).notices)
+
+
+def test_undo_back_to_the_start(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.undo(started)
+    assert page.status == 303 and page.version == 0
+    assert tabletop.logged(started) == []
+    assert page.undo_label is None
+    page = tabletop.undo(started, version=0)
+    assert page.status == 422
+    assert "nothing to undo" in page.refusal.text.lower()
+
+
+def test_undo_with_a_stale_version_changes_nothing(tabletop: Tabletop, started: str) -> None:
+    tabletop.play_lines(started, "Ann: R3", "Bob: R4")
+    before = tabletop.state(started)
+    for stale in (2, 0, 4, 99):
+        page = tabletop.undo(started, version=stale)
+        assert page.status == 409, stale
+        assert page.version == 3
+        assert any("Not undone" in n for n in page.notices)
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3", "Bob: R4"]
+    assert tabletop.state(started) == before
+
+
+def test_an_action_from_a_stale_screen_is_refused(tabletop: Tabletop, started: str) -> None:
+    tabletop.play_lines(started, "Ann: R3")
+    page = tabletop.line(started, "Bob", "R4", version=1)
+    assert page.status == 409
+    assert any("moved on" in n for n in page.notices)
+    assert page.version == 2  # the table as it is now
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+    page = tabletop.line(started, "Bob", "R4", version=3)  # from the future
+    assert page.status == 409
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+    tabletop.play_lines(started, "Bob: R4")
+    assert tabletop.logged(started)[-1] == "Bob: R4"
+
+
+def test_a_stale_reveal_is_refused(tabletop: Tabletop, started: str) -> None:
+    tabletop.play_lines(started, "Ann: has 1", "Ann: R3")
+    page = tabletop.reveal(started, "Bob", points=10, version=2)
+    assert page.status == 409
+    assert len(tabletop.logged(started)) == 3
+
+
+def test_a_double_submit_records_once(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.page(started)
+    form, button = page.form_with("R3")
+    data = form.values(button)
+    first = tabletop.client.post(form.action, data=data)
+    second = tabletop.client.post(form.action, data=data)
+    assert first.status_code == 303
+    assert second.status_code == 409
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+
+
+def test_a_double_undo_undoes_once(tabletop: Tabletop, started: str) -> None:
+    tabletop.play_lines(started, "Ann: R3", "Bob: R4")
+    page = tabletop.page(started)
+    (form,) = page.forms("/undo")
+    data = form.values(form.buttons()[0])
+    assert tabletop.client.post(form.action, data=data).status_code == 303
+    assert tabletop.client.post(form.action, data=data).status_code == 409
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+
+
+def test_two_phones_at_one_table(app: Flask, tabletop: Tabletop, started: str) -> None:
+    other = Tabletop(app, app.test_client())  # its own session and CSRF token
+    mine = tabletop.table(started)
+    theirs = other.table(started)
+    assert mine.token != theirs.token
+    assert other.line(started, "Ann", "R3").status == 303
+    # My screen still shows version 1: my play is refused, theirs stands.
+    page = tabletop.line(started, "Ann", "R4", version=mine.version)
+    assert page.status == 409
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+    # Their undo, then my undo from the old screen: only theirs happens.
+    page = other.undo(started)
+    assert page.status == 303
+    assert tabletop.undo(started, version=2).status == 409
+    assert tabletop.logged(started) == ["start: R5"]
+
+
+def test_the_game_cache_follows_the_database(app: Flask, tabletop: Tabletop, started: str) -> None:
+    """Another process may change the log: the next request sees the database, not the cache."""
+    from companion import store
+    from companion.extensions import db
+    from companion.models import MatchLine
+
+    tabletop.play_lines(started, "Ann: R3")
+    with app.app_context():
+        db.session.add(MatchLine(match_id=started, seq=3, text="Bob: R4"))
+        db.session.commit()
+    page = tabletop.table(started)
+    assert page.version == 3 and page.turn == "Cy"
+    with app.app_context():
+        db.session.query(MatchLine).filter_by(match_id=started, seq=3).delete()
+        db.session.commit()
+    assert tabletop.table(started).version == 2
+    store.clear_cache()
+    assert tabletop.table(started).turn == "Bob"
+
+
+def test_undo_reopens_a_finished_match(tabletop: Tabletop) -> None:
+    match_id = tabletop.create(["Ann", "Bob"], mode="quick", target="50")
+    tabletop.line(match_id, "Ann", "wins")
+    page = tabletop.reveal(match_id, "Bob", points=60)
+    assert page.turn == "Ann wins the match!"
+    assert f"/m/{match_id}/scores" in [a["href"] for a in tabletop.get("/").doc.find_all("a")]
+
+    page = tabletop.undo(match_id)
+
+    assert page.status == 303 and page.turn == "Ann wins the hand"
+    assert tabletop.state(match_id)["match_winner"] is None
+    home = [a["href"] for a in tabletop.get("/").doc.find_all("a")]
+    assert f"/m/{match_id}" in home and f"/m/{match_id}/scores" not in home
