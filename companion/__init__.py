@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a record upload is a few kB
         WTF_CSRF_TIME_LIMIT=None,  # a phone may sit on a table page for hours
+        PERMANENT_SESSION_LIFETIME=timedelta(days=60),  # roles on a phone outlast a match
+        SESSION_COOKIE_SAMESITE="Lax",
         AUTO_MIGRATE=os.environ.get("COMPANION_AUTO_MIGRATE", "1") != "0",
     )
     if config:
@@ -45,7 +48,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from companion.views import register
     from engine import Color
 
-    app.jinja_env.globals.update(symbol=symbol, colors=list(Color))
+    app.jinja_env.globals.update(
+        symbol=symbol,
+        colors=list(Color),
+        form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
+    )
     register(app)
 
     if app.config["AUTO_MIGRATE"]:

@@ -142,10 +142,14 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
         return names[-1] if self.dealer.data == "last" else names[int(self.dealer.data) - 1]
 
 
+KEY = [Optional(), Length(max=40)]  # the idempotency key of a rendered form
+
+
 class LineForm(FlaskForm):  # type: ignore[misc]
     """One record line from the table screen: who, what, and the version it was read at."""
 
     version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    key = HiddenField(validators=KEY)
     player = StringField(validators=[Optional(), Length(max=60)])
     action = StringField(validators=[InputRequired(), Length(max=400)])
     drawn = IntegerField(validators=[Optional(), NumberRange(0, 168, "From 0 to 168.")])
@@ -164,10 +168,12 @@ class LineForm(FlaskForm):  # type: ignore[misc]
 
 class UndoForm(FlaskForm):  # type: ignore[misc]
     version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    key = HiddenField(validators=KEY)
 
 
 class RevealForm(FlaskForm):  # type: ignore[misc]
     version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    key = HiddenField(validators=KEY)
     player = HiddenField(validators=[DataRequired(), Length(max=60)])
     cards = StringField("Cards", validators=[Optional(), Length(max=600)])
     points = IntegerField(

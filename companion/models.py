@@ -14,8 +14,12 @@ MODES = {"referee": "Referee turn by turn", "quick": "Quick score (results only)
 
 
 def new_match_id() -> str:
-    """Unguessable: the id is what a share link carries."""
+    """Unguessable, but not a key: only the share links' tokens give access."""
     return secrets.token_urlsafe(12)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
 
 
 def now() -> datetime:
@@ -35,6 +39,11 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     # A summary for the home page, rewritten after every line.
     status: Mapped[str] = mapped_column(String(20), default="playing")
     summary: Mapped[str] = mapped_column(String(200), default="")
+    # The last line's sequence number: what live pages poll, cheaply.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    # Share links: an editor link records plays, a viewer link only watches.
+    editor_token: Mapped[str] = mapped_column(String(40), default=new_token)
+    viewer_token: Mapped[str] = mapped_column(String(40), default=new_token)
 
     lines: Mapped[list[MatchLine]] = relationship(
         back_populates="match", order_by="MatchLine.seq", cascade="all, delete-orphan"
@@ -66,3 +75,15 @@ class MatchLine(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=now)
 
     match: Mapped[Match] = relationship(back_populates="lines")
+
+
+class UsedKey(db.Model):  # type: ignore[name-defined,misc]
+    """The key of every rendered form that was acted on: a resubmission does nothing."""
+
+    __tablename__ = "used_key"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("match.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)

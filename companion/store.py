@@ -18,7 +18,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from companion.extensions import db
-from companion.models import Match, MatchLine, now
+from companion.models import Match, MatchLine, UsedKey, new_token, now
 from engine import (
     ActionLine,
     DealerLine,
@@ -38,6 +38,10 @@ from engine import (
 )
 
 CACHE_SIZE = 256
+
+
+class AlreadyDone(Exception):
+    """The same rendered form was submitted twice: the first one counted."""
 
 
 class StaleVersion(Exception):
@@ -171,9 +175,37 @@ def create_match(players: list[str], dealer: str, rules: HouseRules, mode: str) 
     return match
 
 
-def append(match: Match, version: int, text: str) -> Line:
-    """Record one line at `version`; raises EngineError (nothing recorded) or StaleVersion."""
+def _key_used(match_id: str, key: str | None) -> bool:
+    if not key:
+        return False
+    return db.session.get(UsedKey, (match_id, key)) is not None
+
+
+def _commit_or_explain(match: Match, key: str | None) -> None:
+    """Commit; a unique-constraint clash means a doubled form or another phone first."""
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        _cache.pop(match.id, None)
+        if _key_used(match.id, key):
+            raise AlreadyDone() from None
+        raise StaleVersion(_last_line(match.id)[0]) from None
+    except Exception:
+        db.session.rollback()
+        _cache.pop(match.id, None)
+        raise
+
+
+def append(match: Match, version: int, text: str, key: str | None = None) -> Line:
+    """Record one line at `version`.
+
+    Raises EngineError (refused: nothing recorded), StaleVersion (the table moved on)
+    or AlreadyDone (this form was already acted on).
+    """
     with _lock:
+        if _key_used(match.id, key):
+            raise AlreadyDone()
         entry = _cached(match)
         if entry.version != version:
             raise StaleVersion(entry.version)
@@ -183,25 +215,20 @@ def append(match: Match, version: int, text: str) -> Line:
         entry.game.apply(line)
         row = MatchLine(match_id=match.id, seq=version + 1, text=str(line))
         db.session.add(row)
+        if key:
+            db.session.add(UsedKey(match_id=match.id, key=key))
+        match.version = version + 1
         _summarise(match, entry.game)
-        try:
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()
-            entry.game.undo()
-            _cache.pop(match.id, None)
-            raise StaleVersion(_last_line(match.id)[0]) from None
-        except Exception:
-            db.session.rollback()
-            _cache.pop(match.id, None)
-            raise
+        _commit_or_explain(match, key)  # on failure the cached game is dropped
         entry.ids.append(row.id)
         return line
 
 
-def undo(match: Match, version: int) -> Line:
+def undo(match: Match, version: int, key: str | None = None) -> Line:
     """Remove the last line, if it is still the one at `version`."""
     with _lock:
+        if _key_used(match.id, key):
+            raise AlreadyDone()
         entry = _cached(match)
         if entry.version != version:
             raise StaleVersion(entry.version)
@@ -218,16 +245,21 @@ def undo(match: Match, version: int) -> Line:
             db.session.rollback()
             _cache.pop(match.id, None)
             raise StaleVersion(_last_line(match.id)[0])
+        if key:
+            db.session.add(UsedKey(match_id=match.id, key=key))
         line = entry.game.undo()
         entry.ids.pop()
+        match.version = version - 1
         _summarise(match, entry.game)
-        try:
-            db.session.commit()
-        except Exception:
-            db.session.rollback()
-            _cache.pop(match.id, None)
-            raise
+        _commit_or_explain(match, key)
         return line
+
+
+def renew_links(match: Match) -> None:
+    """New share tokens: the old editor and viewer links stop working."""
+    match.editor_token = new_token()
+    match.viewer_token = new_token()
+    db.session.commit()
 
 
 def _summarise(match: Match, game: Game) -> None:
@@ -276,6 +308,7 @@ def import_record(text: str, mode: str = "referee") -> Match:
     ):
         mode = "quick"  # results only: keep entering results
     match = Match(players=", ".join(first.names), dealer=dealer, rules=str(rules), mode=mode)
+    match.version = len(lines)
     _summarise(match, game)
     db.session.add(match)
     db.session.flush()
@@ -286,6 +319,7 @@ def import_record(text: str, mode: str = "referee") -> Match:
 
 
 __all__ = [
+    "AlreadyDone",
     "EngineError",
     "StaleVersion",
     "Table",
@@ -294,5 +328,6 @@ __all__ = [
     "export_record",
     "import_record",
     "load",
+    "renew_links",
     "undo",
 ]

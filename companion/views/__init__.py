@@ -10,10 +10,13 @@ from companion.extensions import db
 
 
 def register(app: Flask) -> None:
-    from companion.views import main, rules, scores, table, transfer
+    from companion.access import NotAllowed, forbidden_page
+    from companion.views import main, rules, scores, share, table, transfer
 
-    for module in (main, table, scores, rules, transfer):
+    for module in (main, table, scores, rules, transfer, share):
         app.register_blueprint(module.bp)
+
+    app.register_error_handler(NotAllowed, forbidden_page)
 
     @app.after_request
     def vary_on_htmx(response: Response) -> Response:

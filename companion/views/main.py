@@ -6,7 +6,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from companion import store
+from companion import access, store
 from companion.extensions import db
 from companion.forms import NewMatchForm
 from companion.models import Match
@@ -17,7 +17,12 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def home() -> str:
-    matches = db.session.scalars(select(Match).order_by(Match.updated_at.desc()).limit(200)).all()
+    # Only the matches this phone created or opened a link to: ids are not for listing.
+    known = access.known_match_ids()
+    matches = db.session.scalars(
+        select(Match).where(Match.id.in_(known)).order_by(Match.updated_at.desc())
+    ).all()
+    matches = [m for m in matches if access.role(m)]
     playing = [m for m in matches if m.status != "match_over"]
     finished = [m for m in matches if m.status == "match_over"]
     return render_template("home.html", playing=playing, finished=finished)
@@ -41,6 +46,7 @@ def new_match() -> str | Response | tuple[str, int]:
         except EngineError as error:
             form.problems.append(error.message)
         else:
+            access.grant(match, "editor")  # the phone that created the match is an editor
             return redirect(url_for("table.show", match_id=match.id), code=303)
     status = 422 if request.method == "POST" else 200
     return render_template("new_match.html", form=form), status

@@ -9,8 +9,8 @@ from werkzeug.wrappers import Response
 
 from companion import store
 from companion.forms import RevealForm
-from companion.views.table import after_change, get_match, render_table
-from engine import EngineError, NotationError, State
+from companion.views.table import get_match, record, render_table
+from engine import NotationError, State
 
 bp = Blueprint("scores", __name__, url_prefix="/m")
 
@@ -21,7 +21,7 @@ MARKERS = ("●", "■", "▲", "◆", "★", "✚")
 
 @bp.post("/<match_id>/reveal")
 def reveal(match_id: str) -> Response | tuple[str, int]:
-    match = get_match(match_id)
+    match = get_match(match_id, "editor")
     form = RevealForm()
     if not form.validate_on_submit():
         return render_table(
@@ -36,13 +36,7 @@ def reveal(match_id: str) -> Response | tuple[str, int]:
             ),
             status=422,
         )
-    try:
-        store.append(match, form.version.data, line)
-    except store.StaleVersion as stale:
-        return render_table(match, notice=str(stale), status=409)
-    except EngineError as error:
-        return render_table(match, error=error, status=422)
-    return after_change(match)
+    return record(match, form.version.data, line, form.key.data)
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
-"""The table: whose turn, what they face, the card keyboard, undo."""
+"""The table: whose turn, what they face, the card keyboard, undo, live updates."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from companion import store
+from companion import access, store
 from companion.extensions import db, htmx
 from companion.forms import LineForm, UndoForm
 from companion.models import Match
@@ -14,11 +14,14 @@ from engine import Card, EngineError, NotationError
 
 bp = Blueprint("table", __name__, url_prefix="/m")
 
+UI_ARGS = ("tab", "card", "drawn", "fix")  # what the screen shows, kept across live updates
 
-def get_match(match_id: str) -> Match:
+
+def get_match(match_id: str, need: access.Role = "viewer") -> Match:
     if len(match_id) > 32:
         abort(404)
     match: Match = db.get_or_404(Match, match_id)
+    access.require(match, need)
     return match
 
 
@@ -41,15 +44,18 @@ def render_table(
     drawn = max(0, min(request.args.get("drawn", 0, type=int) or 0, 168))
     view = TableView(table, tab=tab, picked=picked, drawn=drawn)
     template = "partials/table_body.html" if htmx else "table.html"
+    ui = {k: request.args[k] for k in UI_ARGS if request.args.get(k)}
     return (
         render_template(
             template,
             match=match,
             view=view,
+            can_edit=access.role(match) == "editor",
             error=error,
             notice=notice,
             fix=request.args.get("fix"),
             drawn=drawn,
+            ui=ui,
         ),
         status,
     )
@@ -60,17 +66,33 @@ def show(match_id: str) -> tuple[str, int]:
     return render_table(get_match(match_id))
 
 
+@bp.get("/<match_id>/live")
+def live(match_id: str) -> Response | tuple[str, int]:
+    """Polled by every open table: 204 while nothing changed, else the fresh table."""
+    match = get_match(match_id)
+    if request.args.get("v", type=int) == match.version:
+        return Response(status=204)
+    return render_table(match)
+
+
 @bp.post("/<match_id>/line")
 def record_line(match_id: str) -> Response | tuple[str, int]:
-    match = get_match(match_id)
+    match = get_match(match_id, "editor")
     form = LineForm()
     if not form.validate_on_submit():
         problems = "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items())
         return render_table(
             match, error=NotationError(f"The form was incomplete ({problems})."), status=422
         )
+    return record(match, form.version.data, form.line(), form.key.data)
+
+
+def record(match: Match, version: int, line: str, key: str | None) -> Response | tuple[str, int]:
+    """Append a line for a form, answering the way the table needs to hear it."""
     try:
-        store.append(match, form.version.data, form.line())
+        store.append(match, version, line, key or None)
+    except store.AlreadyDone:
+        return after_change(match)  # a double tap: the first one counted
     except store.StaleVersion as stale:
         return render_table(match, notice=str(stale), status=409)
     except EngineError as error:
@@ -80,12 +102,14 @@ def record_line(match_id: str) -> Response | tuple[str, int]:
 
 @bp.post("/<match_id>/undo")
 def undo(match_id: str) -> Response | tuple[str, int]:
-    match = get_match(match_id)
+    match = get_match(match_id, "editor")
     form = UndoForm()
     if not form.validate_on_submit():
         return render_table(match, error=NotationError("The undo form was incomplete."), status=422)
     try:
-        line = store.undo(match, form.version.data)
+        line = store.undo(match, form.version.data, form.key.data or None)
+    except store.AlreadyDone:
+        return after_change(match)
     except store.StaleVersion:
         return render_table(
             match,

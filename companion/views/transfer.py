@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, url_for
 
-from companion import store
+from companion import access, store
 from companion.forms import ImportForm
 from companion.views.table import get_match
 
@@ -46,6 +46,7 @@ def import_record() -> Response | tuple[str, int]:
             except store.ImportError_ as error:
                 problem = f"Not imported. {error}"
             else:
+                access.grant(match, "editor")
                 return redirect(url_for("table.show", match_id=match.id), code=303)
     elif form.errors:
         problem = "The form was incomplete: " + "; ".join(

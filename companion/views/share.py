@@ -1,0 +1,82 @@
+"""Share a match: editor and viewer links with QR codes, and renewing them."""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, flash, redirect, render_template, url_for
+from markupsafe import Markup
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from companion import access, store
+from companion.extensions import db
+from companion.models import Match
+from companion.views.table import get_match
+
+bp = Blueprint("share", __name__)
+
+
+def qr_svg(url: str) -> Markup:
+    """An inline SVG QR code (no image request, no inline script)."""
+    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", border=2)
+    return Markup(svg)
+
+
+@bp.get("/m/<match_id>/share")
+def panel(match_id: str) -> str:
+    match = get_match(match_id)
+    editor = access.role(match) == "editor"
+    links = []
+    if editor:
+        links.append(
+            (
+                "Editor link",
+                "Records plays, undoes, scores. Give it to whoever enters plays.",
+                url_for("share.join", token=match.editor_token, _external=True),
+            )
+        )
+    links.append(
+        (
+            "Viewer link",
+            "Sees the table live; can't record anything.",
+            url_for("share.watch", token=match.viewer_token, _external=True),
+        )
+    )
+    return render_template(
+        "share.html",
+        match=match,
+        links=[(title, help, url, qr_svg(url)) for title, help, url in links],
+        editor=editor,
+    )
+
+
+@bp.post("/m/<match_id>/share/renew")
+def renew(match_id: str) -> Response:
+    match = get_match(match_id, "editor")  # CSRFProtect has checked the token
+    store.renew_links(match)
+    access.grant(match, "editor")  # this phone stays an editor
+    flash("New links made: the old editor and viewer links no longer work.")
+    return redirect(url_for("share.panel", match_id=match.id), code=303)
+
+
+def _open(token: str, column: str, kind: access.Role) -> Response:
+    match = db.session.scalars(select(Match).where(getattr(Match, column) == token[:64])).first()
+    if match is None:
+        raise access.NotAllowed(
+            "This link doesn't work",
+            "It was mistyped, or an editor renewed the match's links. Ask for the new link "
+            "or QR code.",
+        )
+    if not (kind == "viewer" and access.role(match) == "editor"):
+        access.grant(match, kind)  # an editor opening the viewer link stays an editor
+    return redirect(url_for("table.show", match_id=match.id), code=303)
+
+
+@bp.get("/j/<token>")
+def join(token: str) -> Response:
+    return _open(token, "editor_token", "editor")
+
+
+@bp.get("/v/<token>")
+def watch(token: str) -> Response:
+    return _open(token, "viewer_token", "viewer")
