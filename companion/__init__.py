@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -56,7 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register(app)
 
     if app.config["AUTO_MIGRATE"]:
-        upgrade_database(app)
+        upgrade_database(app, instance)
     return app
 
 
@@ -75,19 +77,44 @@ def secret_key(instance: Path) -> str:
     """Generated on first start and kept in the instance folder, never in the code."""
     path = instance / "secret_key"
     if not path.exists():
+        # A temporary file of this process's own: processes starting together must not
+        # write into one shared file (one could link it while another truncates it).
+        new = path.with_name(f"secret_key.{os.getpid()}.{secrets.token_hex(4)}.new")
+        fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            fd = os.open(path.with_suffix(".new"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as handle:
                 handle.write(secrets.token_hex(32))
-            os.link(path.with_suffix(".new"), path)  # atomic: the first process wins
+            os.link(new, path)  # atomic: the first process wins
         except FileExistsError:
             pass
+        finally:
+            new.unlink()
     return path.read_text().strip()
 
 
-def upgrade_database(app: Flask) -> None:
-    """Apply the migrations: creates the database on first start, upgrades it later."""
+def upgrade_database(app: Flask, instance: Path) -> None:
+    """Apply the migrations: creates the database on first start, upgrades it later.
+
+    Processes starting together (two servers, several workers) take turns: without
+    the lock both would run the same migration and one would crash on it.
+    """
     from flask_migrate import upgrade
 
-    with app.app_context():
+    with _exclusive(instance / "migrate.lock"), app.app_context():
         upgrade(directory=str(MIGRATIONS))
+
+
+@contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """An inter-process lock on `path` (where the system has flock)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux or macOS
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -83,7 +83,8 @@ def say(line: Line, before: State, after: State) -> str:
         rest = _play(who, action.play, before, after)
         return f"{drawn}, then {rest[len(who) + 1 :]}"
     if isinstance(action, Take):
-        return f"{who} took the stack: {_drawn(who, before, after)} cards, and loses the turn."
+        taken = _drawn(who, before, after)
+        return f"{who} took the stack: {taken} card{'s' * (taken != 1)}, and loses the turn."
     if isinstance(action, Roulette):
         return (
             f"{who} named {action.color.title} and revealed {action.count} "

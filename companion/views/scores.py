@@ -15,7 +15,8 @@ from engine import NotationError, State
 bp = Blueprint("scores", __name__, url_prefix="/m")
 
 CHART_W, CHART_H, PAD = 320, 180, 28
-PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
+# Dark enough for text on white (4.5:1), told apart by markers too, not colour alone.
+PALETTE = ("#b91c1c", "#1d4ed8", "#15803d", "#7e22ce", "#c2410c", "#0e7490")
 MARKERS = ("●", "■", "▲", "◆", "★", "✚")
 
 

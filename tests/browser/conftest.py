@@ -1,0 +1,133 @@
+"""Browser tests: the real app on a free local port, driven in the system Chromium.
+
+Chromium comes from Debian's package (`make test` installs it when missing);
+Playwright never downloads a browser here. If it can't start, the tests fail:
+they are never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def chromium_path() -> str:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise RuntimeError(
+        "Chromium is not installed: `make test` installs Debian's chromium package; "
+        "run it, or apt-get install chromium chromium-driver."
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`python -m companion` on a free port with its own SQLite database."""
+    instance = tmp_path_factory.mktemp("instance")
+    port = free_port()
+    env = {**os.environ, "COMPANION_INSTANCE": str(instance)}
+    env.pop("DATABASE_URL", None)
+    log = open(instance / "server.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url + "/", timeout=2).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        "the app did not start: " + (instance / "server.log").read_text()
+                    ) from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def viewport(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def context(browser: Browser, viewport: str) -> Iterator[BrowserContext]:
+    size = PHONE if viewport == "phone" else DESKTOP
+    ctx = browser.new_context(
+        viewport=size,
+        is_mobile=viewport == "phone",
+        has_touch=viewport == "phone",
+        accept_downloads=True,
+    )
+    ctx.set_default_timeout(10_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext, server: str) -> Page:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.base_url = server  # type: ignore[attr-defined]
+    page.js_errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def shot(page: Page, name: str, viewport: str) -> None:
+    """Save a screenshot of the screen as a test artifact (artifacts/ is git-ignored)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{viewport}-{name}.png"), full_page=True)

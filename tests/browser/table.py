@@ -1,0 +1,111 @@
+"""A person at the table, as browser steps: tap a card, pick a colour, take, undo."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+
+class Table:
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base = base_url
+
+    # ------------------------------------------------------------ setting up
+
+    def new_match(
+        self, names: list[str], *, mode: str = "referee", target: int | None = None
+    ) -> str:
+        page = self.page
+        page.goto(self.base + "/new")
+        for i, name in enumerate(names):
+            page.fill(f"#players-{i}", name)
+        if mode == "quick":
+            page.get_by_label("Quick score (results only)").check()
+        if target is not None:
+            page.locator("details summary").click()
+            page.fill("#target", str(target))
+        page.get_by_role("button", name="Start the match").click()
+        page.wait_for_url(re.compile(r"/m/[^/]+$"))
+        return page.url
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def version(self) -> int:
+        return int(self.page.locator("#table").get_attribute("data-version") or 0)
+
+    def expect_turn(self, text: str) -> None:
+        expect(self.page.locator("h1.turn")).to_have_text(text)
+
+    def count(self, name: str) -> str:
+        return self.page.locator(".seat", has_text=name).locator(".count").inner_text()
+
+    # ------------------------------------------------------------ acting
+
+    def _then_new_version(self, action: object) -> None:
+        before = self.version
+        assert callable(action)
+        action()
+        expect(self.page.locator("#table")).not_to_have_attribute(
+            "data-version", str(before), timeout=5000
+        )
+
+    def tab(self, title: str) -> None:
+        self.page.locator("nav.tabs").get_by_role("link", name=title, exact=True).click()
+        expect(self.page.locator("nav.tabs .tab.active")).to_have_text(title)
+
+    def start(self, card_name: str) -> None:
+        self._then_new_version(
+            lambda: self.page.locator(f'[aria-label="Start with {card_name}"]').click()
+        )
+
+    def tap(self, card_name: str) -> None:
+        """Tap a card that plays at once."""
+        self._then_new_version(
+            lambda: self.page.locator(f'.keyboard [aria-label="{card_name}"]').click()
+        )
+
+    def pick(self, card_name: str) -> None:
+        """Tap a card that asks a follow-up question."""
+        self.page.locator(f'.keyboard [aria-label="{card_name}"]').click()
+        expect(self.page.locator(".follow-up")).to_be_visible()
+
+    def button(self, name: str) -> None:
+        self._then_new_version(
+            lambda: self.page.get_by_role("button", name=name, exact=True).click()
+        )
+
+    def refused_tap(self, card_name: str) -> str:
+        self.page.locator(f'.keyboard [aria-label="{card_name} (not allowed now)"]').click()
+        alert = self.page.locator(".alert.refused")
+        expect(alert).to_be_visible()
+        return alert.inner_text()
+
+    def roulette(self, color: str, count: int) -> None:
+        self.page.fill("#roulette-count", str(count))
+        self.button(color)
+
+    def discard_all(self, card_name: str, more: int) -> None:
+        self.pick(card_name)
+        self.page.fill("#discard-count", str(more))
+        self.button(f"Play {card_name}")
+
+    def correct(self, name: str, count: int) -> None:
+        self.page.locator(f'a[title="Correct {name}\'s count"]').click()
+        self.page.fill("#fix-count", f"has {count}")
+        self.button("Correct the count")
+
+    def undo(self) -> str:
+        button = self.page.locator(".undo-bar button")
+        label = button.inner_text()
+        self._then_new_version(button.click)
+        return label
+
+    def reveal(self, name: str, cards: str) -> None:
+        form = self.page.locator("form.reveal", has_text=f"{name} reveals")
+        form.locator('input[name="cards"]').fill(cards)
+        self._then_new_version(
+            lambda: form.get_by_role("button", name=f"Record {name}'s cards").click()
+        )
