@@ -8,7 +8,9 @@ SHARED_RULINGS := ../shared/tools/check-rulings
 HTMX_VERSION := 2.0.11
 HTMX := static/vendor/htmx.min.js
 
-.PHONY: run test test-slow lint bench clean
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test test-slow lint bench clean chromium
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -23,6 +25,13 @@ $(HTMX):
 		&& tar -xzf htmx.org-$(HTMX_VERSION).tgz package/dist/htmx.min.js
 	cp build/htmx/package/dist/htmx.min.js $(HTMX)
 
+# The browser tests drive Debian's Chromium (Playwright never downloads one here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium and chromium-driver for the browser tests"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		$(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
 run: $(STAMP) $(HTMX)
 	$(PY) -m companion
 
@@ -31,7 +40,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py
 	$(VENV)/bin/mypy --strict engine
 
-test: lint $(HTMX)
+test: lint $(HTMX) chromium
 	$(VENV)/bin/pytest
 	@if [ -x $(SHARED_RULINGS) ]; then \
 		echo "shared table-record scenarios:"; \

@@ -19,7 +19,8 @@ SMALL_CONTROLS = """() => {
     const target = (el.type === 'checkbox' || el.type === 'radio') ? el.closest('label') : el;
     const box = (target || el).getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;  // not shown
-    if (box.height < 44) out.push(`${el.tagName} "${(el.innerText || el.name || '').trim().slice(0, 30)}" ${Math.round(box.height)}px`);
+    const what = (el.innerText || el.name || '').trim().slice(0, 30);
+    if (box.height < 44) out.push(`${el.tagName} "${what}" ${Math.round(box.height)}px`);
   }
   return out;
 }"""
