@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-slow lint bench clean chromium
+.PHONY: run serve test test-slow lint bench load clean chromium
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -35,13 +35,24 @@ chromium:
 run: $(STAMP) $(HTMX)
 	$(PY) -m companion
 
+# Production: gunicorn with several workers (settings from the environment,
+# see docs/OPERATIONS.md).
+serve: $(STAMP) $(HTMX)
+	$(VENV)/bin/gunicorn -c gunicorn.conf.py wsgi:app
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine companion tests bench wsgi.py
 	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py
 	$(VENV)/bin/mypy --strict engine
 
+# Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
+# (.ci/run starts a throwaway one), the database-backed suites again on it.
 test: lint $(HTMX) chromium
 	$(VENV)/bin/pytest
+	@if [ -n "$$TEST_DATABASE_URL" ]; then \
+		echo "The app and browser tests again, on PostgreSQL:"; \
+		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest tests/app tests/browser; \
+	fi
 	@if [ -x $(SHARED_RULINGS) ]; then \
 		echo "shared table-record scenarios:"; \
 		$(SHARED_RULINGS) --engine "$(PY) -m engine check"; \
@@ -52,6 +63,12 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
+
+# The real server (gunicorn) under 200 simulated tables; figures in docs/PERFORMANCE.md.
+# More options: make load LOAD_ARGS="--db both --tables 200 --duration 30"
+LOAD_ARGS ?=
+load: $(STAMP) $(HTMX)
+	$(PY) bench/load.py $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) build static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis

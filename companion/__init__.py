@@ -36,8 +36,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         AUTO_MIGRATE=os.environ.get("COMPANION_AUTO_MIGRATE", "1") != "0",
     )
+    # Settings from the environment: COMPANION_SESSION_COOKIE_SECURE=true, ...
+    app.config.from_prefixed_env("COMPANION")
     if config:
         app.config.update(config)
+    if app.config.get("BEHIND_PROXY"):
+        # Behind a TLS-terminating proxy: trust its X-Forwarded-* (scheme, host, client).
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or secret_key(instance)
 
@@ -66,6 +73,11 @@ def database_url(instance: Path) -> str:
     url = os.environ.get("DATABASE_URL")
     if not url:
         return f"sqlite:///{instance / 'companion.sqlite3'}"
+    return sqlalchemy_url(url)
+
+
+def sqlalchemy_url(url: str) -> str:
+    """postgres:// and postgresql:// URLs go through psycopg 3."""
     if url.startswith("postgres://"):
         url = "postgresql://" + url.removeprefix("postgres://")
     if url.startswith("postgresql://"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from flask import abort, render_template, session
+from flask import abort, render_template, request, session
 from werkzeug.exceptions import Forbidden
 
 from companion.models import Match
@@ -76,8 +76,13 @@ def require(match: Match, kind: Role) -> Role:
     )
 
 
-def forbidden_page(error: NotAllowed) -> tuple[str, int]:
-    return render_template("error.html", title=error.title, message=error.description), 403
+def forbidden_page(error: NotAllowed) -> tuple[str, int, dict[str, str]]:
+    page = render_template("error.html", title=error.title, message=error.description)
+    # htmx never swaps a 403 in (the live poller, a boosted form): the screen would
+    # freeze without a word, e.g. after the links were renewed. Reload it instead:
+    # the page then says why.
+    headers = {"HX-Refresh": "true"} if request.headers.get("HX-Request") == "true" else {}
+    return page, 403, headers
 
 
 __all__ = ["NotAllowed", "abort", "grant", "known_match_ids", "require", "role"]

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, render_template, request
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
 
 from companion.extensions import db
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 def register(app: Flask) -> None:
@@ -19,22 +26,49 @@ def register(app: Flask) -> None:
     app.register_error_handler(NotAllowed, forbidden_page)
 
     @app.after_request
-    def vary_on_htmx(response: Response) -> Response:
+    def headers(response: Response) -> Response:
         # The same URL answers with a whole page or a fragment (htmx).
         response.vary.add("HX-Request")
+        # Everything comes from this server: no inline script, no framing, no sniffing.
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
-    @app.errorhandler(CSRFError)
-    def csrf_error(error: CSRFError) -> tuple[str, int]:
+    @app.get("/healthz")
+    def health() -> tuple[dict[str, str], int]:
+        """For load balancers: the app answers and its database does too."""
+        try:
+            db.session.execute(text("SELECT 1"))
+        except SQLAlchemyError:
+            db.session.rollback()
+            return {"status": "database unavailable"}, 503
+        return {"status": "ok"}, 200
+
+    @app.errorhandler(SQLAlchemyError)
+    def database_down(error: SQLAlchemyError) -> tuple[str, int]:
+        db.session.rollback()
         return (
             render_template(
                 "error.html",
-                title="This form has expired",
-                message="The page was open too long or came from elsewhere. Go back, reload "
-                "the page and tap again: nothing was recorded.",
+                title="The database is not answering",
+                message="Nothing was recorded and nothing is lost: the matches are safe in the "
+                "database. Try again in a moment.",
             ),
-            400,
+            503,
         )
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError) -> tuple[str, int, dict[str, str]]:
+        page = render_template(
+            "error.html",
+            title="This form has expired",
+            message="The page was open too long or came from elsewhere. Go back, reload "
+            "the page and tap again: nothing was recorded.",
+        )
+        # htmx shows no 400: have it reload the page, which then works again.
+        return page, 400, {"HX-Refresh": "true"} if request.headers.get("HX-Request") else {}
 
     @app.errorhandler(404)
     def not_found(error: HTTPException) -> tuple[str, int]:

@@ -11,13 +11,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app, store
+from companion.extensions import db
 from tests.app.helpers import Tabletop
+from tests.databases import postgres_url, reset_postgres
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
+    url = postgres_url()
+    if url:
+        reset_postgres(url)
     return create_app(
         {
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/t.db",
+            "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path}/t.db",
             "TESTING": True,
             "SECRET_KEY": "test",
             **config,
@@ -29,8 +34,12 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
 def app(tmp_path: Path) -> Iterator[Flask]:
     """The app with CSRF protection on, as it runs; the migrations create the database."""
     store.clear_cache()  # the game cache is per process: no game from another test
-    yield make_app(tmp_path)
+    app = make_app(tmp_path)
+    yield app
     store.clear_cache()
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()  # PostgreSQL: no connection left to block the next reset
 
 
 @pytest.fixture

@@ -572,3 +572,31 @@ class Tabletop:
         response = self.client.get(f"/m/{match_id}/record.txt")
         assert response.status_code == 200
         return response.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- share links
+
+
+def share_tokens(app: Flask, match_id: str) -> tuple[str, str]:
+    """The match's (editor, viewer) link tokens, as the database holds them now."""
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        assert match is not None
+        return match.editor_token, match.viewer_token
+
+
+def phone(app: Flask, link: str | None = None) -> Tabletop:
+    """Another phone (its own cookie jar), which opened `link` (/j/... or /v/...) if given."""
+    other = Tabletop(app, app.test_client())
+    if link is not None:
+        response = other.client.get(link)
+        assert response.status_code == 303, (link, response.status_code)
+    return other
+
+
+def page_token(page: Page) -> str:
+    """The session's CSRF token as htmx sends it (the body's hx-headers): on every page,
+    a viewer's too, which has no form of its own."""
+    import json
+
+    return str(json.loads(page.doc.one("body")["hx-headers"])["X-CSRFToken"])

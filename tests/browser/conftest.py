@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from tests.databases import postgres_url, reset_postgres
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM_FLAGS = [
@@ -59,6 +61,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     env = {**os.environ, "COMPANION_INSTANCE": str(instance)}
     env.pop("DATABASE_URL", None)
+    if url := postgres_url():
+        reset_postgres(url)
+        env["DATABASE_URL"] = url
     log = open(instance / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],

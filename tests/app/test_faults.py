@@ -1,0 +1,226 @@
+"""Faults: a worker killed mid-recording, the database down, a restart."""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.client import HTTPException
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from sqlalchemy import event
+
+from companion.extensions import db
+from engine.cli import check_text
+from tests.app.helpers import Tabletop
+from tests.app.test_concurrency import (
+    Browser,
+    a_legal_line,
+    create_match,
+    editor_link,
+    join,
+    line_form,
+    read_table,
+)
+from tests.databases import postgres_url, reset_postgres
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Gunicorn:
+    """The production server (gunicorn.conf.py, two workers) on a free local port."""
+
+    def __init__(self, instance: Path) -> None:
+        self.instance = instance
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY")}
+        self.env |= {
+            "COMPANION_INSTANCE": str(instance),
+            "BIND": f"127.0.0.1:{self.port}",
+            "WEB_CONCURRENCY": "2",
+            "ACCESS_LOG": "",
+        }
+        if url := postgres_url():
+            self.env["DATABASE_URL"] = url
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with open(self.instance / "gunicorn.log", "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 30
+        while True:
+            assert self.process.poll() is None, self.log()
+            try:
+                if Browser().get(self.url + "/healthz")[0] == 200:
+                    return
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, self.log()
+            time.sleep(0.1)
+
+    def workers(self) -> list[int]:
+        assert self.process is not None
+        out = subprocess.run(
+            ["ps", "-o", "pid=", "--ppid", str(self.process.pid)], capture_output=True, text=True
+        ).stdout
+        return [int(pid) for pid in out.split()]
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def log(self) -> str:
+        path = self.instance / "gunicorn.log"
+        return path.read_text()[-3000:] if path.exists() else ""
+
+
+@pytest.fixture
+def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
+    if url := postgres_url():
+        reset_postgres(url)
+    server = Gunicorn(tmp_path)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_worker_killed_mid_recording_loses_nothing(gunicorn: Gunicorn) -> None:
+    owner = Browser()
+    match_id = create_match(owner, gunicorn.url, ["Ann", "Bob", "Cy"])
+    link = editor_link(owner, gunicorn.url, match_id)
+    phones = [join(gunicorn.url, link) for _ in range(3)]
+    acked: list[tuple[int, str, str]] = []
+    lost = 0  # requests cut off by the kill: recorded or not, never half
+    lock = threading.Lock()
+    stop = time.monotonic() + 8
+
+    def play(n: int, browser: Browser) -> None:
+        nonlocal lost
+        rng = random.Random(n)
+        while time.monotonic() < stop:
+            try:
+                version, token, game = read_table(browser, gunicorn.url, match_id)
+            except (OSError, HTTPException, AssertionError):
+                continue  # the worker serving the read was killed: read again
+            line = a_legal_line(game, rng)
+            if line is None:
+                return
+            key = secrets.token_urlsafe(12)
+            try:
+                status, _, _ = browser.post(
+                    f"{gunicorn.url}/m/{match_id}/line", line_form(token, version, line, key)
+                )
+            except (OSError, HTTPException):
+                with lock:
+                    lost += 1
+                continue
+            if status == 303:
+                with lock:
+                    acked.append((version, line, key))
+
+    threads = [threading.Thread(target=play, args=(n, b)) for n, b in enumerate(phones)]
+    for t in threads:
+        t.start()
+    kills = 0
+    while time.monotonic() < stop - 1:
+        time.sleep(0.4)
+        workers = gunicorn.workers()
+        if workers:
+            os.kill(random.choice(workers), signal.SIGKILL)
+            kills += 1
+    for t in threads:
+        t.join(60)
+    assert kills >= 5 and len(acked) >= 5, (kills, len(acked), gunicorn.log())
+
+    engine = sa.create_engine(
+        postgres_url() or f"sqlite:///{gunicorn.instance / 'companion.sqlite3'}"
+    )
+    try:
+        with engine.connect() as conn:
+            who = {"m": match_id}
+            rows = conn.execute(
+                sa.text("SELECT seq, text FROM match_line WHERE match_id = :m ORDER BY seq"), who
+            ).all()
+            keys = set(
+                conn.execute(sa.text("SELECT key FROM used_key WHERE match_id = :m"), who).scalars()
+            )
+            version = conn.execute(sa.text("SELECT version FROM match WHERE id = :m"), who).scalar()
+    finally:
+        engine.dispose()
+    log = [text for _, text in rows]
+    assert [seq for seq, _ in rows] == list(range(1, len(rows) + 1))
+    # No partial action: every line came with its form key and moved the version, together.
+    assert version == len(log) and len(keys) == len(log)
+    # No acknowledged action lost.
+    for v, line, key in acked:
+        assert log[v] == line and key in keys
+
+    # Restarting the server resumes the match exactly.
+    status, before, _ = owner.get(f"{gunicorn.url}/m/{match_id}/record.txt")
+    assert status == 200
+    gunicorn.stop()
+    gunicorn.start()
+    status, after, _ = owner.get(f"{gunicorn.url}/m/{match_id}/record.txt")
+    assert status == 200 and after == before
+    assert check_text(after)[0] == 0
+
+
+def test_the_database_down_gives_a_plain_page_and_loses_nothing(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    tabletop.play_lines(started, "Ann: R3")
+    before = tabletop.logged(started)
+    with app.app_context():
+        engine = db.engine
+        dbapi_error = engine.dialect.loaded_dbapi.OperationalError
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise dbapi_error("the database server is down")
+
+    event.listen(engine, "do_connect", refuse)
+    engine.dispose()
+    try:
+        page = tabletop.client.get(f"/m/{started}")
+        assert page.status_code == 503
+        text = page.get_data(as_text=True)
+        assert "The database is not answering" in text and "Traceback" not in text
+        assert tabletop.client.get("/healthz").status_code == 503
+        assert tabletop.client.get("/").status_code == 503
+    finally:
+        event.remove(engine, "do_connect", refuse)
+    # Back up: the match is as it was, and play goes on.
+    assert tabletop.client.get("/healthz").get_json() == {"status": "ok"}
+    assert tabletop.logged(started) == before
+    assert tabletop.line(started, "Bob", "R4").status == 303

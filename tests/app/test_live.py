@@ -1,0 +1,201 @@
+"""Live tables: every open screen polls /m/<id>/live?v=<its version>.
+
+While nothing changed the answer is an empty 204, from one cheap query; once
+another phone records or undoes a line it is the fresh #table fragment, whose
+own poller asks from the new version and keeps what the screen showed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from flask import Flask
+from sqlalchemy import event
+
+from companion import store
+from companion.extensions import db
+from tests.app.helpers import Page, Tabletop, phone, share_tokens
+
+HX = {"HX-Request": "true"}
+
+
+def poll(who: Tabletop, match_id: str, **query: Any) -> Page:
+    """What the poller on a screen sends (htmx, so the answer is a fragment)."""
+    return Page(who.client.get(f"/m/{match_id}/live", query_string=query, headers=HX))
+
+
+def poller_query(page: Page) -> dict[str, str]:
+    """The query of the poller's own URL in a table page or fragment."""
+    url = page.table.one(cls="live")["hx-get"]
+    assert urlsplit(url).path.endswith("/live"), url
+    query = parse_qs(urlsplit(url).query)
+    assert all(len(v) == 1 for v in query.values()), url
+    return {k: v[0] for k, v in query.items()}
+
+
+def another_editor(app: Flask, match_id: str) -> Tabletop:
+    return phone(app, f"/j/{share_tokens(app, match_id)[0]}")
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements run meanwhile, on the app's engine."""
+    seen: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+# ---------------------------------------------------------------- 204, then the fragment
+
+
+def test_an_unchanged_table_answers_204(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.table(started)
+    assert poller_query(page) == {"v": "1"}
+    for _ in range(3):
+        answer = poll(tabletop, started, v=page.version)
+        assert answer.status == 204
+        assert answer.html == ""
+        assert "HX-Request" in answer.response.headers["Vary"]
+
+
+def test_another_phones_line_comes_as_the_fragment(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    mine = tabletop.table(started)
+    assert poll(tabletop, started, v=mine.version).status == 204
+
+    other = another_editor(app, started)
+    assert other.line(started, "Ann", "R3").status == 303
+
+    fresh = poll(tabletop, started, v=mine.version)
+    assert fresh.status == 200
+    assert "<html" not in fresh.html and "<body" not in fresh.html
+    assert fresh.html.lstrip().startswith("<") and 'id="table"' in fresh.html
+    assert fresh.version == 2 and fresh.table["data-version"] == "2"
+    assert fresh.turn == "Bob"
+    assert "Ann" in fresh.doc.one(cls="log").text and "Red 3" in fresh.doc.one(cls="log").text
+    # The fresh table is mine to act on: my session's forms, at the new version.
+    (form, _) = fresh.form_with("R4")
+    assert form.values()["version"] == "2"
+    # Its own poller asks from the new version: no change, no fragment.
+    assert poller_query(fresh) == {"v": "2"}
+    assert poll(tabletop, started, v=2).status == 204
+
+
+def test_an_undo_elsewhere_comes_too(app: Flask, tabletop: Tabletop, started: str) -> None:
+    tabletop.play_lines(started, "Ann: R3")
+    other = another_editor(app, started)
+    other.table(started)
+    assert other.undo(started).status == 303
+    fresh = poll(tabletop, started, v=2)
+    assert fresh.status == 200 and fresh.version == 1 and fresh.turn == "Ann"
+    assert poll(tabletop, started, v=1).status == 204
+
+
+def test_a_poll_without_a_version_gets_the_table(tabletop: Tabletop, started: str) -> None:
+    for query in ({}, {"v": ""}, {"v": "abc"}, {"v": "-1"}, {"v": "99"}):
+        answer = poll(tabletop, started, **query)
+        assert answer.status == 200, query
+        assert answer.version == 1, query
+
+
+def test_the_screen_is_kept_across_updates(app: Flask, tabletop: Tabletop, started: str) -> None:
+    ui = {"tab": "G", "card": "R3", "drawn": "2", "fix": "Cy"}
+    page = tabletop.table(started, **ui)
+    assert poller_query(page) == ui | {"v": "1"}
+
+    other = another_editor(app, started)
+    assert other.line(started, "Ann", "has 9").status == 303
+
+    fresh = poll(tabletop, started, v=1, **ui)
+    assert fresh.status == 200 and fresh.version == 2
+    assert poller_query(fresh) == ui | {"v": "2"}
+    # What those arguments show is still shown: Cy's correction panel, at the new version.
+    fix_forms = [f for f in fresh.forms("/line") if f.values().get("player") == "Cy"]
+    assert fix_forms and all(f.values()["version"] == "2" for f in fix_forms)
+    # An empty argument is not carried along.
+    fresh = poll(tabletop, started, v=1, tab="", card="", drawn="", fix="")
+    assert poller_query(fresh) == {"v": "2"}
+
+
+# ---------------------------------------------------------------- cheap
+
+
+def test_an_unchanged_poll_is_cheap(app: Flask, tabletop: Tabletop, started: str) -> None:
+    tabletop.play_lines(started, "Ann: R3", "Bob: R4", "Cy: R6")
+    store.clear_cache()  # as in a process that never built this game
+    with statements(app) as seen:
+        answer = poll(tabletop, started, v=4)
+    assert answer.status == 204
+    assert 1 <= len(seen) <= 2, seen
+    assert not any("match_line" in s for s in seen), seen
+    assert not any(s.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")) for s in seen)
+    # For contrast: a changed table is rebuilt from its lines.
+    with statements(app) as seen:
+        answer = poll(tabletop, started, v=3)
+    assert answer.status == 200
+    assert any("match_line" in s for s in seen)
+
+
+def test_many_unchanged_polls_stay_cheap(app: Flask, tabletop: Tabletop, started: str) -> None:
+    viewer = phone(app, f"/v/{share_tokens(app, started)[1]}")
+    with statements(app) as seen:
+        for who in (tabletop, viewer) * 5:
+            assert poll(who, started, v=1).status == 204
+    assert len(seen) <= 20
+    assert not any("match_line" in s for s in seen)
+
+
+# ---------------------------------------------------------------- who may poll
+
+
+def test_viewers_poll_too(app: Flask, tabletop: Tabletop, started: str) -> None:
+    watcher = phone(app, f"/v/{share_tokens(app, started)[1]}")
+    page = watcher.table(started)
+    assert poller_query(page) == {"v": "1"}
+    assert poll(watcher, started, v=1).status == 204
+    tabletop.play_lines(started, "Ann: R3")
+    fresh = poll(watcher, started, v=1, fix="Ann", card="R4")
+    assert fresh.status == 200 and fresh.version == 2 and fresh.turn == "Bob"
+    assert fresh.forms() == []  # still watching only
+    assert poller_query(fresh) == {"v": "2", "fix": "Ann", "card": "R4"}
+
+
+def test_strangers_may_not_poll(app: Flask, started: str) -> None:
+    stranger = phone(app)
+    for query in ({"v": 1}, {"v": 0}, {}):
+        answer = poll(stranger, started, **query)
+        assert answer.status == 403
+        assert 'id="table"' not in answer.html
+        assert "You need this match's link" in answer.text
+        # htmx swaps no 403 in: the poller is told to reload the page, which explains.
+        assert answer.response.headers.get("HX-Refresh") == "true"
+    plain = stranger.get(f"/m/{started}/live?v=1")
+    assert plain.status == 403 and "HX-Refresh" not in plain.response.headers
+    assert poll(stranger, "no-such-match", v=0).status == 404
+
+
+def test_renewed_links_stop_the_polling(app: Flask, tabletop: Tabletop, started: str) -> None:
+    watcher = phone(app, f"/v/{share_tokens(app, started)[1]}")
+    assert poll(watcher, started, v=1).status == 204
+    (form,) = tabletop.get(f"/m/{started}/share").forms("/share/renew")
+    assert tabletop.client.post(form.action, data=form.values()).status_code == 303
+    answer = poll(watcher, started, v=1)
+    assert answer.status == 403
+    # The watcher's screen reloads (rather than freezing silently) and says why.
+    assert answer.response.headers.get("HX-Refresh") == "true"
+    page = watcher.get(f"/m/{started}")
+    assert page.status == 403 and "the links may have been renewed" in page.text
+    assert poll(tabletop, started, v=1).status == 204
