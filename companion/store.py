@@ -197,6 +197,16 @@ def _commit_or_explain(match: Match, key: str | None) -> None:
         raise
 
 
+def _entry_at(match: Match, version: int, key: str | None) -> Cached:
+    """The match's game, if this form is new and was rendered from the current version."""
+    if _key_used(match.id, key):
+        raise AlreadyDone()
+    entry = _cached(match)
+    if entry.version != version:
+        raise StaleVersion(entry.version)
+    return entry
+
+
 def append(match: Match, version: int, text: str, key: str | None = None) -> Line:
     """Record one line at `version`.
 
@@ -204,11 +214,7 @@ def append(match: Match, version: int, text: str, key: str | None = None) -> Lin
     or AlreadyDone (this form was already acted on).
     """
     with _lock:
-        if _key_used(match.id, key):
-            raise AlreadyDone()
-        entry = _cached(match)
-        if entry.version != version:
-            raise StaleVersion(entry.version)
+        entry = _entry_at(match, version, key)
         line = entry.game.parse(text)
         if line is None:
             raise IllegalActionError("There is nothing to record.", "syntax")
@@ -227,11 +233,7 @@ def append(match: Match, version: int, text: str, key: str | None = None) -> Lin
 def undo(match: Match, version: int, key: str | None = None) -> Line:
     """Remove the last line, if it is still the one at `version`."""
     with _lock:
-        if _key_used(match.id, key):
-            raise AlreadyDone()
-        entry = _cached(match)
-        if entry.version != version:
-            raise StaleVersion(entry.version)
+        entry = _entry_at(match, version, key)
         if version == 0:
             raise IllegalActionError("There is nothing to undo yet.", "setup")
         deleted = db.session.execute(

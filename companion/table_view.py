@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from companion.store import Table
 from engine import ALL_CARDS, Card, Color, Face, Legal, State, describe, say
+from engine.legal import FollowUp
 
 SYMBOLS = {
     Face.SKIP: "⊘",
@@ -38,7 +39,7 @@ def tab_key(color: Color | None) -> str:
 class Key:
     card: Card
     legal: bool
-    follow_up: str | None  # "color", "swap", "discard" or None
+    follow_up: FollowUp | None
 
     @property
     def code(self) -> str:
@@ -109,24 +110,16 @@ class TableView:
         return seats
 
     def keys(self, tab: str) -> list[Key]:
-        legal = self.legal.cards
+        legal = self.legal
+        allowed = legal.cards
         color = None if tab == "W" else Color(tab)
         s = self.state
         held = s.hands[s.turn] + self.drawn if s.status == "playing" else 0
-        rules = s.rules
-        out = []
-        for card in ALL_CARDS:
-            if card.color is not color:
-                continue
-            follow_up = None
-            if card.wild and card.face is not Face.WILD_ROULETTE:
-                follow_up = "color"
-            elif card.number == 7 and rules.seven and held > 1:
-                follow_up = "swap"
-            elif card.face is Face.DISCARD_ALL and held > 1:
-                follow_up = "discard"
-            out.append(Key(card, card in legal, follow_up))
-        return out
+        return [
+            Key(card, card in allowed, legal.follow_up(card, held))
+            for card in ALL_CARDS
+            if card.color is color
+        ]
 
     @property
     def tabs(self) -> list[tuple[str, str]]:

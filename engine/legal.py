@@ -9,7 +9,7 @@ twice.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Final
+from typing import Final, Literal
 
 from engine.cards import ALL_CARDS, Card, Color, Face
 from engine.errors import CardCountError, IllegalActionError, OutOfTurnError
@@ -27,6 +27,7 @@ from engine.notation import (
 from engine.state import Facing, State
 
 DRAW_VALUES: Final = (2, 4, 6, 10)
+FollowUp = Literal["color", "swap", "discard"]
 
 # Why a card can't go on the pile (independent of who holds it).
 NOT_A_DRAW_CARD: Final = "not-draw"
@@ -330,13 +331,26 @@ class Legal:
             out.append(ActionLine(name, Reveal(points=s.hands[seat])))
         return out
 
+    def follow_up(self, card: Card, held: int | None = None) -> FollowUp | None:
+        """What else playing `card` from a hand of `held` cards (default: the hand of
+        the player whose turn it is) needs: a colour, a swap partner, a discard count."""
+        s = self._state
+        held = s.hands[s.turn] if held is None else held
+        if card.wild and card.face is not Face.WILD_ROULETTE:
+            return "color"
+        if card.number == 7 and s.rules.seven and held > 1:
+            return "swap"  # a 7 played as the last card wins and swaps nothing
+        if card.face is Face.DISCARD_ALL and held > 1:
+            return "discard"
+        return None
+
     def _plays(self, card: Card, held: int) -> list[Play]:
         """Ways to play `card` from a hand of `held` cards (follow-ups filled in)."""
-        s = self._state
-        if card.wild and card.face.code != "CR":
+        need = self.follow_up(card, held)
+        if need == "color":
             return [Play(card, c) for c in Color]
-        if card.number == 7 and s.rules.seven and held > 1:
+        if need == "swap":
             return [Play(card, swap=t) for t in self.swap_targets]
-        if card.face.code == "DA" and held > 1:
+        if need == "discard":
             return [Play(card), Play(card, discard=held - 1)]
         return [Play(card)]
