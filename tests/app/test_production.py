@@ -1,0 +1,79 @@
+"""What production relies on: headers, health, configuration from the environment."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.app.conftest import make_app
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def test_every_page_carries_the_security_headers(client: FlaskClient) -> None:
+    for url in ("/", "/new", "/rules", "/import", "/m/nothing"):
+        response = client.get(url)
+        csp = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert "frame-ancestors 'none'" in csp
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert "HX-Request" in response.headers["Vary"]
+
+
+def test_no_template_has_inline_script_or_style() -> None:
+    for path in TEMPLATES.rglob("*.html"):
+        text = path.read_text()
+        assert not re.search(r"<script(?![^>]*\bsrc=)", text), path
+        assert not re.search(r"\sstyle=|<style", text), path
+        assert not re.search(r"\son[a-z]+=", text), path  # no inline event handlers
+
+
+def test_health(client: FlaskClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.get_json() == {"status": "ok"}
+
+
+def test_settings_come_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPANION_SESSION_COOKIE_SECURE", "true")
+    monkeypatch.setenv("COMPANION_BEHIND_PROXY", "true")
+    app = make_app(tmp_path)
+    assert app.config["SESSION_COOKIE_SECURE"] is True
+    client = app.test_client()
+    page = client.get("/new", headers={"X-Forwarded-Proto": "https"})
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text)
+    assert token
+    response = client.post(
+        "/new",
+        data={
+            "csrf_token": token.group(1),
+            "players-0": "Ann",
+            "players-1": "Bob",
+            "dealer": "last",
+            "mode": "referee",
+            "stack": "last",
+            "draw": "until",
+            "mercy_on": "y",
+            "mercy": "25",
+            "target": "1000",
+            "scoring": "high",
+        },
+        headers={"X-Forwarded-Proto": "https", "Referer": "https://localhost/new"},
+        base_url="https://localhost",
+    )
+    assert response.status_code == 303
+    assert "Secure" in response.headers["Set-Cookie"]
+
+
+def test_the_secret_key_is_generated_once_and_kept(tmp_path: Path, app: Flask) -> None:
+    from companion import secret_key
+
+    first = secret_key(tmp_path)
+    assert len(first) == 64 and secret_key(tmp_path) == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
