@@ -114,6 +114,9 @@ def upgrade_database(app: Flask, instance: Path) -> None:
 
     with _exclusive(instance / "migrate.lock"), app.app_context():
         upgrade(directory=str(MIGRATIONS))
+        # gunicorn --preload forks the workers after this: a pooled connection left
+        # here would be shared by all of them (PostgreSQL then fails at random).
+        db.engine.dispose()
 
 
 @contextmanager

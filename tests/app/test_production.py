@@ -77,3 +77,12 @@ def test_the_secret_key_is_generated_once_and_kept(tmp_path: Path, app: Flask) -
     first = secret_key(tmp_path)
     assert len(first) == 64 and secret_key(tmp_path) == first
     assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_forked_workers_never_share_the_migration_connection(app: Flask) -> None:
+    # Regression: gunicorn --preload forks after the migrations; a connection left in
+    # the pool was shared by every worker and PostgreSQL failed at random under load.
+    from companion.extensions import db
+
+    with app.app_context():
+        assert db.engine.pool.checkedin() == 0  # type: ignore[attr-defined]
