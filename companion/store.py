@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from companion.extensions import db
@@ -181,9 +184,16 @@ def _key_used(match_id: str, key: str | None) -> bool:
     return db.session.get(UsedKey, (match_id, key)) is not None
 
 
-def _commit_or_explain(match: Match, key: str | None) -> None:
-    """Commit; a unique-constraint clash means a doubled form or another phone first."""
+@contextmanager
+def _writing(match: Match, key: str | None) -> Iterator[None]:
+    """The statements in the block, then the commit, as one.
+
+    Any failure rolls back and forgets the cached game (it may already show the
+    change). A unique-constraint clash means the form was acted on already, or
+    another phone recorded first.
+    """
     try:
+        yield
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -191,18 +201,22 @@ def _commit_or_explain(match: Match, key: str | None) -> None:
         if _key_used(match.id, key):
             raise AlreadyDone() from None
         raise StaleVersion(_last_line(match.id)[0]) from None
-    except Exception:
+    except BaseException:
         db.session.rollback()
         _cache.pop(match.id, None)
         raise
 
 
 def _entry_at(match: Match, version: int, key: str | None) -> Cached:
-    """The match's game, if this form is new and was rendered from the current version."""
-    if _key_used(match.id, key):
-        raise AlreadyDone()
+    """The match's game, if this form was rendered from the current version.
+
+    A form acted on already normally meets a newer version; if an undo brought
+    the version back, the key's primary key stops it at commit.
+    """
     entry = _cached(match)
     if entry.version != version:
+        if _key_used(match.id, key):
+            raise AlreadyDone()
         raise StaleVersion(entry.version)
     return entry
 
@@ -218,15 +232,24 @@ def append(match: Match, version: int, text: str, key: str | None = None) -> Lin
         line = entry.game.parse(text)
         if line is None:
             raise IllegalActionError("There is nothing to record.", "syntax")
-        entry.game.apply(line)
-        row = MatchLine(match_id=match.id, seq=version + 1, text=str(line))
-        db.session.add(row)
-        if key:
-            db.session.add(UsedKey(match_id=match.id, key=key))
-        match.version = version + 1
-        _summarise(match, entry.game)
-        _commit_or_explain(match, key)  # on failure the cached game is dropped
-        entry.ids.append(row.id)
+        with _writing(match, key):
+            entry.game.apply(line)
+            # Core statements, not the ORM's unit of work: this is the hot path.
+            row_id = db.session.execute(
+                insert(MatchLine)
+                .values(match_id=match.id, seq=version + 1, text=str(line), created_at=now())
+                .returning(MatchLine.id)
+            ).scalar_one()
+            if key:
+                db.session.execute(
+                    insert(UsedKey).values(match_id=match.id, key=key, created_at=now())
+                )
+            db.session.execute(
+                update(Match)
+                .where(Match.id == match.id)
+                .values(version=version + 1, **_summary(entry.game))
+            )
+        entry.ids.append(row_id)
         return line
 
 
@@ -236,24 +259,22 @@ def undo(match: Match, version: int, key: str | None = None) -> Line:
         entry = _entry_at(match, version, key)
         if version == 0:
             raise IllegalActionError("There is nothing to undo yet.", "setup")
-        deleted = db.session.execute(
-            delete(MatchLine).where(
-                MatchLine.match_id == match.id,
-                MatchLine.seq == version,
-                MatchLine.id == entry.ids[-1],
+        with _writing(match, key):
+            deleted = db.session.execute(
+                delete(MatchLine).where(
+                    MatchLine.match_id == match.id,
+                    MatchLine.seq == version,
+                    MatchLine.id == entry.ids[-1],
+                )
             )
-        )
-        if deleted.rowcount != 1:  # type: ignore[attr-defined]
-            db.session.rollback()
-            _cache.pop(match.id, None)
-            raise StaleVersion(_last_line(match.id)[0])
-        if key:
-            db.session.add(UsedKey(match_id=match.id, key=key))
-        line = entry.game.undo()
-        entry.ids.pop()
-        match.version = version - 1
-        _summarise(match, entry.game)
-        _commit_or_explain(match, key)
+            if deleted.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleVersion(_last_line(match.id)[0])
+            if key:
+                db.session.add(UsedKey(match_id=match.id, key=key))
+            line = entry.game.undo()
+            entry.ids.pop()
+            match.version = version - 1
+            _summarise(match, entry.game)
         return line
 
 
@@ -264,11 +285,19 @@ def renew_links(match: Match) -> None:
     db.session.commit()
 
 
-def _summarise(match: Match, game: Game) -> None:
+def _summary(game: Game) -> dict[str, Any]:
+    """The match's summary columns for the home page."""
     state = game.state
-    match.status = state.status
-    match.summary = f"Hand {state.hand}: {whose_turn(state)}"[:200]
-    match.updated_at = now()
+    return {
+        "status": state.status,
+        "summary": f"Hand {state.hand}: {whose_turn(state)}"[:200],
+        "updated_at": now(),
+    }
+
+
+def _summarise(match: Match, game: Game) -> None:
+    for column, value in _summary(game).items():
+        setattr(match, column, value)
 
 
 # ---------------------------------------------------------------- records

@@ -527,3 +527,40 @@ def test_a_stale_undo_across_servers_is_refused(servers: Servers) -> None:
     for base in (base0, base1):
         _, record, _ = owner.get(f"{base}/m/{match_id}/record.txt")
         assert record.splitlines()[-2:] == ["start: R5", "Ann: R3"], base
+
+
+def test_a_clash_at_insert_never_leaves_the_cached_game_ahead_of_the_database(
+    app: Flask, tabletop: Tabletop, started: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Regression: another process recorded between our version check and our insert;
+    # the insert failed after the cached game had applied the line, and the cache kept
+    # it: the next requests replayed a log the game did not match (500s).
+    from companion import store
+
+    original = store._entry_at
+
+    def another_phone_first(match, version, key):  # type: ignore[no-untyped-def]
+        entry = original(match, version, key)
+        engine = sa.create_engine(str(db.engine.url))
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO match_line (match_id, seq, text, created_at) "
+                    "VALUES (:m, :s, 'Ann: R4', CURRENT_TIMESTAMP)"
+                ),
+                {"m": match.id, "s": version + 1},
+            )
+            conn.execute(
+                sa.text("UPDATE match SET version = :v WHERE id = :m"),
+                {"v": version + 1, "m": match.id},
+            )
+        engine.dispose()
+        return entry
+
+    monkeypatch.setattr(store, "_entry_at", another_phone_first)
+    assert tabletop.line(started, "Ann", "R3").status == 409
+    monkeypatch.undo()
+    assert tabletop.logged(started) == ["start: R5", "Ann: R4"]
+    page = tabletop.table(started)
+    assert page.version == 2
+    assert tabletop.line(started, "Bob", "R6").status == 303
