@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from companion.extensions import csrf, db, htmx, migrate
+from companion.extensions import compress, csrf, db, htmx, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = ROOT / "migrations"
@@ -60,6 +60,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     htmx.init_app(app)
+    app.config.setdefault("COMPRESS_ALGORITHM", "gzip")
+    app.config.setdefault("COMPRESS_MIN_SIZE", 1000)
+    compress.init_app(app)
 
     from companion.table_view import symbol
     from companion.views import register

@@ -34,6 +34,11 @@ def register(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if request.endpoint == "static" and response.status_code == 200:
+            # Buffer the (small) file so Flask-Compress, whose hook runs after this one,
+            # gzips htmx and the CSS like any page.
+            response.direct_passthrough = False
+            response.set_data(response.get_data())
         return response
 
     @app.get("/healthz")

@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.app.conftest import make_app
+from tests.app.helpers import Tabletop
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -86,3 +87,17 @@ def test_forked_workers_never_share_the_migration_connection(app: Flask) -> None
 
     with app.app_context():
         assert db.engine.pool.checkedin() == 0  # type: ignore[attr-defined]
+
+
+def test_the_table_page_weighs_under_60_kb_over_gzip(tabletop: Tabletop, started: str) -> None:
+    gzip = {"Accept-Encoding": "gzip"}
+    client = tabletop.client
+    page = client.get(f"/m/{started}", headers=gzip)
+    assert page.headers["Content-Encoding"] == "gzip"
+    total = len(page.data)
+    html = client.get(f"/m/{started}").get_data(as_text=True)
+    for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', html):
+        response = client.get(asset, headers=gzip)
+        assert response.status_code == 200
+        total += len(response.data)
+    assert total <= 60 * 1024, total
