@@ -49,10 +49,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or secret_key(instance)
 
     if "SQLALCHEMY_ENGINE_OPTIONS" not in app.config:
-        # A server database may restart under us: test a pooled connection before use.
-        # A SQLite file has nothing to ping.
+        # No ping before each use (a round trip on every request): when a database
+        # server restarts, the first request on a dead connection answers 503 and
+        # SQLAlchemy drops the whole pool, so the next one reconnects.
         sqlite = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {} if sqlite else {"pool_pre_ping": True}
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {} if sqlite else {"pool_recycle": 3600}
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

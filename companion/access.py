@@ -7,7 +7,7 @@ from, so revoking the links (new tokens) takes the role away everywhere.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 from flask import abort, render_template, request, session
 from werkzeug.exceptions import Forbidden
@@ -24,7 +24,18 @@ def _roles() -> dict[str, list[str]]:
     return roles if isinstance(roles, dict) else {}
 
 
-def role(match: Match) -> Role | None:
+class Shared(Protocol):
+    """What a role is checked against: a Match, or just its id and tokens."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def editor_token(self) -> str: ...
+    @property
+    def viewer_token(self) -> str: ...
+
+
+def role(match: Shared) -> Role | None:
     entry = _roles().get(match.id)
     if not isinstance(entry, list) or len(entry) != 2:
         return None
@@ -56,7 +67,7 @@ class NotAllowed(Forbidden):
         self.title = title
 
 
-def require(match: Match, kind: Role) -> Role:
+def require(match: Shared, kind: Role) -> Role:
     """The caller's role, if it is at least `kind`; else a 403 that says what to do."""
     have = role(match)
     if have == "editor" or (have == "viewer" and kind == "viewer"):

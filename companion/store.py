@@ -40,7 +40,9 @@ from engine import (
     whose_turn,
 )
 
-CACHE_SIZE = 256
+# A game keeps a snapshot per line (about 2 kB): the cache is bounded by lines, so a
+# worker holds at most some 100 MB of games however long the matches get.
+CACHE_LINES = 50_000
 
 
 class AlreadyDone(Exception):
@@ -124,7 +126,7 @@ def _cached(match: Match) -> Cached:
     entry = Cached(header_game(match))
     _extend(entry, _lines_after(match.id, 0))
     _cache[match.id] = entry
-    while len(_cache) > CACHE_SIZE:
+    while len(_cache) > 1 and sum(len(e.game) for e in _cache.values()) > CACHE_LINES:
         _cache.popitem(last=False)
     return entry
 
