@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
-from flask import abort, render_template, request, session
+from flask import render_template, request, session
 from werkzeug.exceptions import Forbidden
 
 from companion.models import Match
@@ -96,4 +96,4 @@ def forbidden_page(error: NotAllowed) -> tuple[str, int, dict[str, str]]:
     return page, 403, headers
 
 
-__all__ = ["NotAllowed", "abort", "grant", "known_match_ids", "require", "role"]
+__all__ = ["NotAllowed", "grant", "known_match_ids", "require", "role"]

@@ -25,7 +25,6 @@ from companion.models import Match, MatchLine, UsedKey, new_token, now
 from engine import (
     ActionLine,
     DealerLine,
-    EngineError,
     Game,
     HouseRules,
     IllegalActionError,
@@ -353,7 +352,6 @@ def import_record(text: str, mode: str = "referee") -> Match:
 
 __all__ = [
     "AlreadyDone",
-    "EngineError",
     "StaleVersion",
     "Table",
     "append",

@@ -10,7 +10,7 @@ hand, scoring and the end of the match.
 from __future__ import annotations
 
 from engine.cards import DECK_SIZE, Card, Face
-from engine.errors import CardCountError, EngineError, IllegalActionError
+from engine.errors import CardCountError, IllegalActionError
 from engine.legal import card_refusal, needed_to_stack, status_refusal, turn_refusal
 from engine.notation import (
     ActionLine,
@@ -742,5 +742,3 @@ def _end_match_if_won(s: State) -> None:
     s.status = "match_over"
     s.events += (MatchWon(s.players[s.match_winner], best),)
 
-
-__all__ = ["EngineError", "apply"]
