@@ -741,4 +741,3 @@ def _end_match_if_won(s: State) -> None:
     s.match_winner = scores.index(best)
     s.status = "match_over"
     s.events += (MatchWon(s.players[s.match_winner], best),)
-

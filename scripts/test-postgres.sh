@@ -15,7 +15,7 @@ pg_bin() {
 }
 
 as_owner() {  # PostgreSQL refuses to run as root: use its own user there
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 start() {
