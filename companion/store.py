@@ -150,10 +150,6 @@ class Table:
     game: Game
     version: int
 
-    @property
-    def header_size(self) -> int:
-        return len(self.game) - self.version
-
 
 def load(match: Match) -> Table:
     with _lock:
