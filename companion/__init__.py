@@ -33,6 +33,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a record upload is a few kB
         WTF_CSRF_TIME_LIMIT=None,  # a phone may sit on a table page for hours
         PERMANENT_SESSION_LIFETIME=timedelta(days=60),  # roles on a phone outlast a match
+        # Not a new cookie on every poll (a signature and a bigger answer each time): the
+        # 60 days are renewed when a whole page is shown (access.renew).
+        SESSION_REFRESH_EACH_REQUEST=False,
         SESSION_COOKIE_SAMESITE="Lax",
         AUTO_MIGRATE=os.environ.get("COMPANION_AUTO_MIGRATE", "1") != "0",
     )

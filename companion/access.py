@@ -57,6 +57,12 @@ def grant(match: Match, kind: Role) -> None:
     session.permanent = True
 
 
+def renew() -> None:
+    """Start the cookie's 60 days again (on whole pages, not on every poll)."""
+    if SESSION_KEY in session:
+        session.modified = True
+
+
 def known_match_ids() -> list[str]:
     return list(_roles())
 
@@ -96,4 +102,4 @@ def forbidden_page(error: NotAllowed) -> tuple[str, int, dict[str, str]]:
     return page, 403, headers
 
 
-__all__ = ["NotAllowed", "grant", "known_match_ids", "require", "role"]
+__all__ = ["NotAllowed", "grant", "known_match_ids", "renew", "require", "role"]

@@ -41,6 +41,9 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     summary: Mapped[str] = mapped_column(String(200), default="")
     # The last line's sequence number: what live pages poll, cheaply.
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # The last line's row id (0 with no lines): with the version, it names the whole
+    # log, so a process can trust its cached game without reading the lines.
+    last_line_id: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Share links: an editor link records plays, a viewer link only watches.
     editor_token: Mapped[str] = mapped_column(String(40), default=new_token)
     viewer_token: Mapped[str] = mapped_column(String(40), default=new_token)
@@ -73,12 +76,14 @@ class MatchLine(db.Model):  # type: ignore[name-defined,misc]
     seq: Mapped[int] = mapped_column(Integer)  # 1, 2, 3, ... per match
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    # The key of the rendered form that recorded it: a resubmission does nothing.
+    form_key: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
     match: Mapped[Match] = relationship(back_populates="lines")
 
 
 class UsedKey(db.Model):  # type: ignore[name-defined,misc]
-    """The key of every rendered form that was acted on: a resubmission does nothing."""
+    """Form keys acted on that no line carries: undo forms, and the lines undone."""
 
     __tablename__ = "used_key"
 

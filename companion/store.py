@@ -2,10 +2,14 @@
 
 A match's state is rebuilt by the engine from its lines. To keep a request's
 cost flat as a match grows, each process keeps the last games it built,
-keyed by match id and checked against the database's last (sequence number,
-row id) before use: lines are only ever appended or undone from the end and
-row ids are never reused, so that pair names the whole log. A stale or
-missing entry is brought up to date with the new lines only, or rebuilt.
+keyed by match id and checked against the match row's version (last sequence
+number) and last line's row id before use: lines are only ever appended or
+undone from the end and row ids are never reused, so that pair names the whole
+log. A stale or missing entry is brought up to date with the new lines only,
+or rebuilt.
+
+Recording a play and polling are the hot paths: they run prepared Core
+statements on the request's connection, not the ORM's unit of work.
 """
 
 from __future__ import annotations
@@ -17,8 +21,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from flask import current_app
+from sqlalchemy import (
+    DateTime,
+    Engine,
+    Integer,
+    Row,
+    String,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from companion.extensions import db
 from companion.models import Match, MatchLine, UsedKey, new_token, now
@@ -78,7 +96,36 @@ def clear_cache() -> None:
         _cache.clear()
 
 
+_MATCHES = Match.__table__
+_LINES = MatchLine.__table__
+_KEYS = UsedKey.__table__
+
 # ---------------------------------------------------------------- reading
+
+# What a live poll reads: built once (no statement to build or cache key to compute).
+_POLL = select(_MATCHES.c.id, _MATCHES.c.version, _MATCHES.c.editor_token, _MATCHES.c.viewer_token)
+_POLL = _POLL.where(_MATCHES.c.id == bindparam("match_id"))
+
+
+def poll_row(match_id: str) -> Row[Any] | None:
+    """A match's id, version and share tokens: the one small read of a live poll.
+
+    On a connection of its own, outside any transaction: on PostgreSQL one round
+    trip instead of three (BEGIN, SELECT, ROLLBACK).
+    """
+    with _poll_engine().connect() as connection:
+        return connection.execute(_POLL, {"match_id": match_id}).first()
+
+
+def _poll_engine() -> Engine:
+    engine: Engine = db.engine
+    if engine.dialect.name == "sqlite":
+        return engine  # SQLite reads outside a transaction already
+    key = f"companion.autocommit.{id(engine)}"
+    if key not in current_app.extensions:
+        current_app.extensions[key] = engine.execution_options(isolation_level="AUTOCOMMIT")
+    reader: Engine = current_app.extensions[key]
+    return reader
 
 
 def header_game(match: Match) -> Game:
@@ -86,28 +133,18 @@ def header_game(match: Match) -> Game:
     return Game(match.player_names, dealer=match.dealer, rules=HouseRules.parse(match.rules))
 
 
-def _last_line(match_id: str) -> tuple[int, int]:
-    row = db.session.execute(
-        select(MatchLine.seq, MatchLine.id)
-        .where(MatchLine.match_id == match_id)
-        .order_by(MatchLine.seq.desc())
-        .limit(1)
-    ).first()
-    return (row[0], row[1]) if row else (0, 0)
-
-
-def _lines_after(match_id: str, seq: int) -> list[tuple[int, str]]:
+def _lines_between(match_id: str, after: int, upto: int) -> list[tuple[int, str]]:
     rows = db.session.execute(
         select(MatchLine.id, MatchLine.text)
-        .where(MatchLine.match_id == match_id, MatchLine.seq > seq)
+        .where(MatchLine.match_id == match_id, MatchLine.seq > after, MatchLine.seq <= upto)
         .order_by(MatchLine.seq)
     ).all()
     return [(row[0], row[1]) for row in rows]
 
 
 def _cached(match: Match) -> Cached:
-    """The match's game, up to date with the database (call with the lock held)."""
-    version, last_id = _last_line(match.id)
+    """The match's game as of the match row (call with the lock held)."""
+    version, last_id = match.version, match.last_line_id
     entry = _cache.get(match.id)
     if entry is not None:
         if entry.version >= version and (version == 0 or entry.ids[version - 1] == last_id):
@@ -119,11 +156,11 @@ def _cached(match: Match) -> Cached:
         if entry.version < version and (
             entry.version == 0 or _id_at(match.id, entry.version) == entry.ids[-1]
         ):
-            _extend(entry, _lines_after(match.id, entry.version))
+            _extend(entry, _lines_between(match.id, entry.version, version))
             _cache.move_to_end(match.id)
             return entry
     entry = Cached(header_game(match))
-    _extend(entry, _lines_after(match.id, 0))
+    _extend(entry, _lines_between(match.id, 0, version))
     _cache[match.id] = entry
     while len(_cache) > 1 and sum(len(e.game) for e in _cache.values()) > CACHE_LINES:
         _cache.popitem(last=False)
@@ -176,9 +213,19 @@ def create_match(players: list[str], dealer: str, rules: HouseRules, mode: str) 
 
 
 def _key_used(match_id: str, key: str | None) -> bool:
+    """Was a form with this key acted on? Its line carries it, or (undo) the used keys."""
     if not key:
         return False
-    return db.session.get(UsedKey, (match_id, key)) is not None
+    on_line = select(MatchLine.id).where(MatchLine.match_id == match_id, MatchLine.form_key == key)
+    return bool(
+        db.session.get(UsedKey, (match_id, key)) is not None
+        or db.session.execute(on_line.limit(1)).first()
+    )
+
+
+def _current_version(match_id: str) -> int:
+    version = db.session.execute(select(Match.version).where(Match.id == match_id)).scalar()
+    return version or 0
 
 
 @contextmanager
@@ -197,7 +244,7 @@ def _writing(match: Match, key: str | None) -> Iterator[None]:
         _cache.pop(match.id, None)
         if _key_used(match.id, key):
             raise AlreadyDone() from None
-        raise StaleVersion(_last_line(match.id)[0]) from None
+        raise StaleVersion(_current_version(match.id)) from None
     except BaseException:
         db.session.rollback()
         _cache.pop(match.id, None)
@@ -208,7 +255,7 @@ def _entry_at(match: Match, version: int, key: str | None) -> Cached:
     """The match's game, if this form was rendered from the current version.
 
     A form acted on already normally meets a newer version; if an undo brought
-    the version back, the key's primary key stops it at commit.
+    the version back, the used keys stop it (the line's insert finds its key).
     """
     entry = _cached(match)
     if entry.version != version:
@@ -216,6 +263,42 @@ def _entry_at(match: Match, version: int, key: str | None) -> Cached:
             raise AlreadyDone()
         raise StaleVersion(entry.version)
     return entry
+
+
+# A line, unless its form's key was used already (by a line since undone): one
+# statement instead of a lookup and an insert. The seq's unique constraint stops a
+# second line at the same place.
+_ADD_LINE = (
+    insert(_LINES)
+    .from_select(
+        ["match_id", "seq", "text", "form_key", "created_at"],
+        select(
+            bindparam("match_id", type_=String),
+            bindparam("seq", type_=Integer),
+            bindparam("text", type_=String),
+            bindparam("form_key", type_=String),
+            bindparam("created_at", type_=DateTime),
+        ).where(
+            ~exists().where(
+                _KEYS.c.match_id == bindparam("match_id", type_=String),
+                _KEYS.c.key == bindparam("form_key", type_=String),
+            )
+        ),
+    )
+    .returning(_LINES.c.id)
+)
+
+_MOVE_MATCH = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("the_id"), _MATCHES.c.version == bindparam("old_version"))
+    .values(
+        version=bindparam("new_version"),
+        last_line_id=bindparam("new_last_line_id"),
+        status=bindparam("new_status"),
+        summary=bindparam("new_summary"),
+        updated_at=bindparam("new_updated_at"),
+    )
+)
 
 
 def append(match: Match, version: int, text: str, key: str | None = None) -> Line:
@@ -231,22 +314,36 @@ def append(match: Match, version: int, text: str, key: str | None = None) -> Lin
             raise IllegalActionError("There is nothing to record.", "syntax")
         with _writing(match, key):
             entry.game.apply(line)
-            # Core statements, not the ORM's unit of work: this is the hot path.
-            row_id = db.session.execute(
-                insert(MatchLine)
-                .values(match_id=match.id, seq=version + 1, text=str(line), created_at=now())
-                .returning(MatchLine.id)
-            ).scalar_one()
-            if key:
-                db.session.execute(
-                    insert(UsedKey).values(match_id=match.id, key=key, created_at=now())
-                )
-            db.session.execute(
-                update(Match)
-                .where(Match.id == match.id)
-                .values(version=version + 1, **_summary(entry.game))
+            connection = db.session.connection()
+            row_id = connection.execute(
+                _ADD_LINE,
+                {
+                    "match_id": match.id,
+                    "seq": version + 1,
+                    "text": str(line),
+                    "form_key": key,
+                    "created_at": now(),
+                },
+            ).scalar()
+            if row_id is None:
+                raise AlreadyDone()
+            summary = _summary(entry.game)
+            moved = connection.execute(
+                _MOVE_MATCH,
+                {
+                    "the_id": match.id,
+                    "old_version": version,
+                    "new_version": version + 1,
+                    "new_last_line_id": row_id,
+                    **{f"new_{column}": value for column, value in summary.items()},
+                },
             )
+            if moved.rowcount != 1:
+                raise StaleVersion(_current_version(match.id))
         entry.ids.append(row_id)
+        # The request's match object, as the database now has it (not a change to flush).
+        for column, value in {"version": version + 1, "last_line_id": row_id, **summary}.items():
+            set_committed_value(match, column, value)
         return line
 
 
@@ -258,19 +355,23 @@ def undo(match: Match, version: int, key: str | None = None) -> Line:
             raise IllegalActionError("There is nothing to undo yet.", "setup")
         with _writing(match, key):
             deleted = db.session.execute(
-                delete(MatchLine).where(
+                delete(MatchLine)
+                .where(
                     MatchLine.match_id == match.id,
                     MatchLine.seq == version,
                     MatchLine.id == entry.ids[-1],
                 )
-            )
-            if deleted.rowcount != 1:  # type: ignore[attr-defined]
-                raise StaleVersion(_last_line(match.id)[0])
-            if key:
-                db.session.add(UsedKey(match_id=match.id, key=key))
+                .returning(MatchLine.form_key)
+            ).all()
+            if len(deleted) != 1:
+                raise StaleVersion(_current_version(match.id))
+            # The undone line's form stays used: resubmitting it must not record it again.
+            for used in {key, deleted[0].form_key} - {None}:
+                db.session.add(UsedKey(match_id=match.id, key=used))
             line = entry.game.undo()
             entry.ids.pop()
             match.version = version - 1
+            match.last_line_id = entry.ids[-1] if entry.ids else 0
             _summarise(match, entry.game)
         return line
 
@@ -340,8 +441,12 @@ def import_record(text: str, mode: str = "referee") -> Match:
     _summarise(match, game)
     db.session.add(match)
     db.session.flush()
-    for seq, line in enumerate(lines, start=1):
-        db.session.add(MatchLine(match_id=match.id, seq=seq, text=str(line)))
+    rows = [
+        MatchLine(match_id=match.id, seq=seq, text=str(line)) for seq, line in enumerate(lines, 1)
+    ]
+    db.session.add_all(rows)
+    db.session.flush()
+    match.last_line_id = rows[-1].id if rows else 0
     db.session.commit()
     return match
 

@@ -19,6 +19,7 @@ bp = Blueprint("main", __name__)
 def home() -> str:
     # Only the matches this phone created or opened a link to: ids are not for listing.
     known = access.known_match_ids()
+    access.renew()
     matches = db.session.scalars(
         select(Match).where(Match.id.in_(known)).order_by(Match.updated_at.desc())
     ).all()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from companion import access, store
@@ -45,6 +44,8 @@ def render_table(
     drawn = max(0, min(request.args.get("drawn", 0, type=int) or 0, 168))
     view = TableView(table, tab=tab, picked=picked, drawn=drawn)
     template = "partials/table_body.html" if htmx else "table.html"
+    if not htmx:
+        access.renew()
     ui = {k: request.args[k] for k in UI_ARGS if request.args.get(k)}
     return (
         render_template(
@@ -75,11 +76,7 @@ def live(match_id: str) -> Response | tuple[str, int]:
     """
     if len(match_id) > 32:
         abort(404)
-    row = db.session.execute(
-        select(Match.id, Match.version, Match.editor_token, Match.viewer_token).where(
-            Match.id == match_id
-        )
-    ).first()
+    row = store.poll_row(match_id)
     if row is None:
         abort(404)
     access.require(row, "viewer")

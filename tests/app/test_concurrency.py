@@ -35,7 +35,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import MatchLine, UsedKey
+from companion.models import MatchLine
 from engine import DealerLine, Game, PlayersLine, RulesLine, replay
 from engine.cli import check_text
 from tests.app.helpers import Form, Node, Page, Tabletop, parse_html, phone, share_tokens
@@ -81,9 +81,17 @@ def log_rows(app: Flask, match_id: str) -> list[tuple[int, str]]:
         return [(seq, text) for seq, text in rows]
 
 
+# The form keys a match acted on: a line carries its form's key; undo forms, and the
+# forms of lines since undone, are kept in used_key.
+USED_KEYS = (
+    "SELECT key FROM used_key WHERE match_id = :m "
+    "UNION SELECT form_key FROM match_line WHERE match_id = :m AND form_key IS NOT NULL"
+)
+
+
 def used_keys(app: Flask, match_id: str) -> set[str]:
     with app.app_context():
-        return set(db.session.scalars(select(UsedKey.key).where(UsedKey.match_id == match_id)))
+        return set(db.session.scalars(sa.text(USED_KEYS), {"m": match_id}))
 
 
 def post(client: FlaskClient, form: Form, data: dict[str, Any]) -> Page:
@@ -449,9 +457,7 @@ def test_two_servers_many_phones(servers: Servers) -> None:
         rows = conn.execute(
             sa.text("SELECT seq, text FROM match_line WHERE match_id = :m ORDER BY seq"), who
         ).all()
-        keys = {
-            k for (k,) in conn.execute(sa.text("SELECT key FROM used_key WHERE match_id = :m"), who)
-        }
+        keys = {k for (k,) in conn.execute(sa.text(USED_KEYS), who)}
         version = conn.execute(sa.text("SELECT version FROM match WHERE id = :m"), who).scalar()
     log = [text for _, text in rows]
     # No gap, no duplicate sequence number; the match's version is the last one.

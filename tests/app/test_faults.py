@@ -24,6 +24,7 @@ from companion.extensions import db
 from engine.cli import check_text
 from tests.app.helpers import Tabletop
 from tests.app.test_concurrency import (
+    USED_KEYS,
     Browser,
     a_legal_line,
     create_match,
@@ -173,9 +174,7 @@ def test_a_worker_killed_mid_recording_loses_nothing(gunicorn: Gunicorn) -> None
             rows = conn.execute(
                 sa.text("SELECT seq, text FROM match_line WHERE match_id = :m ORDER BY seq"), who
             ).all()
-            keys = set(
-                conn.execute(sa.text("SELECT key FROM used_key WHERE match_id = :m"), who).scalars()
-            )
+            keys = set(conn.execute(sa.text(USED_KEYS), who).scalars())
             version = conn.execute(sa.text("SELECT version FROM match WHERE id = :m"), who).scalar()
     finally:
         engine.dispose()

@@ -100,6 +100,24 @@ def test_a_resubmitted_form_without_its_key_is_stopped_by_the_version(
     assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
 
 
+def test_a_form_resubmitted_after_its_line_was_undone_records_nothing(
+    tabletop: Tabletop, started: str
+) -> None:
+    """The line is gone but its form stays used: the version alone would let it in again."""
+    page = tabletop.page(started)
+    form, button = page.form_with("R3")
+    data = form.values(button)
+    assert tabletop.client.post(form.action, data=data).status_code == 303
+    tabletop.table(started)
+    assert tabletop.undo(started).status == 303
+    assert tabletop.page(started).version == int(data["version"])  # back where the form was
+    assert tabletop.client.post(form.action, data=data).status_code == 303  # "done already"
+    assert tabletop.logged(started) == ["start: R5"]
+    # A new form from the same screen still records.
+    tabletop.play_lines(started, "Ann: R3")
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+
+
 def test_a_double_undo_undoes_once(tabletop: Tabletop, started: str) -> None:
     tabletop.play_lines(started, "Ann: R3", "Bob: R4")
     page = tabletop.page(started)
@@ -134,19 +152,30 @@ def test_two_phones_at_one_table(app: Flask, tabletop: Tabletop, started: str) -
 
 
 def test_the_game_cache_follows_the_database(app: Flask, tabletop: Tabletop, started: str) -> None:
-    """Another process may change the log: the next request sees the database, not the cache."""
+    """Another process may change the log: the next request sees the database, not the cache.
+
+    A writer moves the match row with the log (its version and last line's id): that is
+    what a process checks its cached game against.
+    """
     from companion import store
     from companion.extensions import db
-    from companion.models import MatchLine
+    from companion.models import Match, MatchLine
 
     tabletop.play_lines(started, "Ann: R3")
     with app.app_context():
-        db.session.add(MatchLine(match_id=started, seq=3, text="Bob: R4"))
+        line = MatchLine(match_id=started, seq=3, text="Bob: R4")
+        db.session.add(line)
+        db.session.flush()
+        match = db.session.get(Match, started)
+        before = match.last_line_id
+        match.version, match.last_line_id = 3, line.id
         db.session.commit()
     page = tabletop.table(started)
     assert page.version == 3 and page.turn == "Cy"
     with app.app_context():
         db.session.query(MatchLine).filter_by(match_id=started, seq=3).delete()
+        match = db.session.get(Match, started)
+        match.version, match.last_line_id = 2, before
         db.session.commit()
     assert tabletop.table(started).version == 2
     store.clear_cache()

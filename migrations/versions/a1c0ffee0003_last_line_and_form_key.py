@@ -1,0 +1,51 @@
+"""the last line's id on the match, the form key on the line
+
+Revision ID: a1c0ffee0003
+Revises: a1c0ffee0002
+Create Date: 2026-11-22 02:10:00
+
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "a1c0ffee0003"
+down_revision = "a1c0ffee0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table("match", schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column("last_line_id", sa.Integer(), nullable=False, server_default="0")
+        )
+    with op.batch_alter_table("match_line", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("form_key", sa.String(length=40), nullable=True))
+
+    # Existing matches: the id of the line at their version (0 with no lines).
+    match = sa.table(
+        "match",
+        sa.column("id", sa.String),
+        sa.column("version", sa.Integer),
+        sa.column("last_line_id", sa.Integer),
+    )
+    line = sa.table(
+        "match_line",
+        sa.column("id", sa.Integer),
+        sa.column("match_id", sa.String),
+        sa.column("seq", sa.Integer),
+    )
+    last = (
+        sa.select(line.c.id)
+        .where(line.c.match_id == match.c.id, line.c.seq == match.c.version)
+        .scalar_subquery()
+    )
+    op.execute(sa.update(match).values(last_line_id=sa.func.coalesce(last, 0)))
+
+
+def downgrade():
+    with op.batch_alter_table("match_line", schema=None) as batch_op:
+        batch_op.drop_column("form_key")
+    with op.batch_alter_table("match", schema=None) as batch_op:
+        batch_op.drop_column("last_line_id")
