@@ -23,21 +23,14 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import (
-    DateTime,
     Engine,
-    Integer,
-    Row,
-    String,
-    bindparam,
     delete,
-    exists,
-    insert,
     select,
-    update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
+from companion import statements
 from companion.extensions import db
 from companion.models import Match, MatchLine, UsedKey, new_token, now
 from engine import (
@@ -96,36 +89,36 @@ def clear_cache() -> None:
         _cache.clear()
 
 
-_MATCHES = Match.__table__
-_LINES = MatchLine.__table__
-_KEYS = UsedKey.__table__
-
 # ---------------------------------------------------------------- reading
 
-# What a live poll reads: built once (no statement to build or cache key to compute).
-_POLL = select(_MATCHES.c.id, _MATCHES.c.version, _MATCHES.c.editor_token, _MATCHES.c.viewer_token)
-_POLL = _POLL.where(_MATCHES.c.id == bindparam("match_id"))
 
+def direct_engine() -> Engine:
+    """The engine for the hot paths' Core statements, outside the ORM session.
 
-def poll_row(match_id: str) -> Row[Any] | None:
-    """A match's id, version and share tokens: the one small read of a live poll.
-
-    On a connection of its own, outside any transaction: on PostgreSQL one round
-    trip instead of three (BEGIN, SELECT, ROLLBACK).
+    On PostgreSQL its connections autocommit: a read is one round trip, not three
+    (BEGIN, SELECT, ROLLBACK), and a write that is one statement needs no BEGIN and
+    COMMIT either. SQLite reads outside a transaction already.
     """
-    with _poll_engine().connect() as connection:
-        return connection.execute(_POLL, {"match_id": match_id}).first()
-
-
-def _poll_engine() -> Engine:
     engine: Engine = db.engine
     if engine.dialect.name == "sqlite":
-        return engine  # SQLite reads outside a transaction already
+        return engine
     key = f"companion.autocommit.{id(engine)}"
     if key not in current_app.extensions:
         current_app.extensions[key] = engine.execution_options(isolation_level="AUTOCOMMIT")
-    reader: Engine = current_app.extensions[key]
-    return reader
+    autocommit: Engine = current_app.extensions[key]
+    return autocommit
+
+
+def read_match(match_id: str) -> Match | None:
+    """The match as one statement reads it: a snapshot, not in the ORM session.
+
+    What the table's pages, polls and recorded lines need (the header, the version and
+    last line, the share tokens). A change to it is never saved: to change the match
+    itself, load it through the session (db.get_or_404).
+    """
+    with direct_engine().connect() as connection:
+        row = connection.execute(statements.READ_MATCH, {"match_id": match_id}).first()
+    return None if row is None else Match(**row._mapping)
 
 
 def header_game(match: Match) -> Game:
@@ -133,13 +126,13 @@ def header_game(match: Match) -> Game:
     return Game(match.player_names, dealer=match.dealer, rules=HouseRules.parse(match.rules))
 
 
-def _lines_between(match_id: str, after: int, upto: int) -> list[tuple[int, str]]:
-    rows = db.session.execute(
-        select(MatchLine.id, MatchLine.text)
-        .where(MatchLine.match_id == match_id, MatchLine.seq > after, MatchLine.seq <= upto)
-        .order_by(MatchLine.seq)
-    ).all()
-    return [(row[0], row[1]) for row in rows]
+def _lines(match_id: str, first: int, last: int) -> list[tuple[int, int, str]]:
+    """(row id, seq, text) of the lines first..last."""
+    with direct_engine().connect() as connection:
+        rows = connection.execute(
+            statements.READ_LINES, {"match_id": match_id, "first": first, "last": last}
+        ).all()
+    return [(row[0], row[1], row[2]) for row in rows]
 
 
 def _cached(match: Match) -> Cached:
@@ -153,28 +146,24 @@ def _cached(match: Match) -> Cached:
                 entry.ids.pop()
             _cache.move_to_end(match.id)
             return entry
-        if entry.version < version and (
-            entry.version == 0 or _id_at(match.id, entry.version) == entry.ids[-1]
-        ):
-            _extend(entry, _lines_between(match.id, entry.version, version))
-            _cache.move_to_end(match.id)
-            return entry
+        if 0 < entry.version < version:
+            # The newer lines, and the last one this process knows, in one read: if that
+            # one is still there, only the new ones need applying.
+            rows = _lines(match.id, entry.version, version)
+            if rows and rows[0][:2] == (entry.ids[-1], entry.version):
+                _extend(entry, rows[1:])
+                _cache.move_to_end(match.id)
+                return entry
     entry = Cached(header_game(match))
-    _extend(entry, _lines_between(match.id, 0, version))
+    _extend(entry, _lines(match.id, 1, version) if version else [])
     _cache[match.id] = entry
     while len(_cache) > 1 and sum(len(e.game) for e in _cache.values()) > CACHE_LINES:
         _cache.popitem(last=False)
     return entry
 
 
-def _id_at(match_id: str, seq: int) -> int | None:
-    return db.session.execute(
-        select(MatchLine.id).where(MatchLine.match_id == match_id, MatchLine.seq == seq)
-    ).scalar()
-
-
-def _extend(entry: Cached, rows: list[tuple[int, str]]) -> None:
-    for row_id, text in rows:
+def _extend(entry: Cached, rows: list[tuple[int, int, str]]) -> None:
+    for row_id, _seq, text in rows:
         entry.game.apply(text)
         entry.ids.append(row_id)
 
@@ -251,6 +240,13 @@ def _writing(match: Match, key: str | None) -> Iterator[None]:
         raise
 
 
+def _refusal(match_id: str, key: str | None) -> AlreadyDone | StaleVersion:
+    """Why nothing was written: this form was acted on already, or the table moved on."""
+    if _key_used(match_id, key):
+        return AlreadyDone()
+    return StaleVersion(_current_version(match_id))
+
+
 def _entry_at(match: Match, version: int, key: str | None) -> Cached:
     """The match's game, if this form was rendered from the current version.
 
@@ -259,46 +255,8 @@ def _entry_at(match: Match, version: int, key: str | None) -> Cached:
     """
     entry = _cached(match)
     if entry.version != version:
-        if _key_used(match.id, key):
-            raise AlreadyDone()
-        raise StaleVersion(entry.version)
+        raise _refusal(match.id, key)
     return entry
-
-
-# A line, unless its form's key was used already (by a line since undone): one
-# statement instead of a lookup and an insert. The seq's unique constraint stops a
-# second line at the same place.
-_ADD_LINE = (
-    insert(_LINES)
-    .from_select(
-        ["match_id", "seq", "text", "form_key", "created_at"],
-        select(
-            bindparam("match_id", type_=String),
-            bindparam("seq", type_=Integer),
-            bindparam("text", type_=String),
-            bindparam("form_key", type_=String),
-            bindparam("created_at", type_=DateTime),
-        ).where(
-            ~exists().where(
-                _KEYS.c.match_id == bindparam("match_id", type_=String),
-                _KEYS.c.key == bindparam("form_key", type_=String),
-            )
-        ),
-    )
-    .returning(_LINES.c.id)
-)
-
-_MOVE_MATCH = (
-    update(_MATCHES)
-    .where(_MATCHES.c.id == bindparam("the_id"), _MATCHES.c.version == bindparam("old_version"))
-    .values(
-        version=bindparam("new_version"),
-        last_line_id=bindparam("new_last_line_id"),
-        status=bindparam("new_status"),
-        summary=bindparam("new_summary"),
-        updated_at=bindparam("new_updated_at"),
-    )
-)
 
 
 def append(match: Match, version: int, text: str, key: str | None = None) -> Line:
@@ -312,34 +270,28 @@ def append(match: Match, version: int, text: str, key: str | None = None) -> Lin
         line = entry.game.parse(text)
         if line is None:
             raise IllegalActionError("There is nothing to record.", "syntax")
-        with _writing(match, key):
-            entry.game.apply(line)
-            connection = db.session.connection()
-            row_id = connection.execute(
-                _ADD_LINE,
-                {
-                    "match_id": match.id,
-                    "seq": version + 1,
-                    "text": str(line),
-                    "form_key": key,
-                    "created_at": now(),
-                },
-            ).scalar()
-            if row_id is None:
-                raise AlreadyDone()
-            summary = _summary(entry.game)
-            moved = connection.execute(
-                _MOVE_MATCH,
-                {
-                    "the_id": match.id,
-                    "old_version": version,
-                    "new_version": version + 1,
-                    "new_last_line_id": row_id,
-                    **{f"new_{column}": value for column, value in summary.items()},
-                },
+        entry.game.apply(line)
+        summary = _summary(entry.game)
+        try:
+            row_id = statements.add_line(
+                direct_engine(),
+                match_id=match.id,
+                version=version,
+                text=str(line),
+                key=key,
+                status=summary["status"],
+                summary=summary["summary"],
+                now=summary["updated_at"],
             )
-            if moved.rowcount != 1:
-                raise StaleVersion(_current_version(match.id))
+        except IntegrityError:  # another line took the place first
+            _cache.pop(match.id, None)  # it shows a line the database doesn't have
+            raise _refusal(match.id, key) from None
+        except BaseException:
+            _cache.pop(match.id, None)
+            raise
+        if row_id is None:
+            _cache.pop(match.id, None)
+            raise _refusal(match.id, key)
         entry.ids.append(row_id)
         # The request's match object, as the database now has it (not a change to flush).
         for column, value in {"version": version + 1, "last_line_id": row_id, **summary}.items():

@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 from companion import access, store
 from companion.extensions import db
 from companion.models import Match
-from companion.views.table import get_match
+from companion.views.table import get_match, match_to_change
 
 bp = Blueprint("share", __name__)
 
@@ -52,7 +52,7 @@ def panel(match_id: str) -> str:
 
 @bp.post("/m/<match_id>/share/renew")
 def renew(match_id: str) -> Response:
-    match = get_match(match_id, "editor")  # CSRFProtect has checked the token
+    match = match_to_change(match_id)  # CSRFProtect has checked the token
     store.renew_links(match)
     access.grant(match, "editor")  # this phone stays an editor
     flash("New links made: the old editor and viewer links no longer work.")

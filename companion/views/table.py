@@ -18,6 +18,16 @@ UI_ARGS = ("tab", "card", "drawn", "fix")  # what the screen shows, kept across 
 
 
 def get_match(match_id: str, need: access.Role = "viewer") -> Match:
+    """The match to show or to record a line in: one read, a snapshot (store.read_match)."""
+    match = store.read_match(match_id) if len(match_id) <= 32 else None
+    if match is None:
+        abort(404)
+    access.require(match, need)
+    return match
+
+
+def match_to_change(match_id: str, need: access.Role = "editor") -> Match:
+    """The match itself, in the session, for changes to the row (undo, new links)."""
     if len(match_id) > 32:
         abort(404)
     match: Match = db.get_or_404(Match, match_id)
@@ -72,17 +82,12 @@ def show(match_id: str) -> tuple[str, int]:
 def live(match_id: str) -> Response | tuple[str, int]:
     """Polled by every open table: 204 while nothing changed, else the fresh table.
 
-    The common answer costs one small read: the version and the share tokens.
+    The common answer costs one read of the match row.
     """
-    if len(match_id) > 32:
-        abort(404)
-    row = store.poll_row(match_id)
-    if row is None:
-        abort(404)
-    access.require(row, "viewer")
-    if request.args.get("v", type=int) == row.version:
+    match = get_match(match_id)
+    if request.args.get("v", type=int) == match.version:
         return Response(status=204)
-    return render_table(get_match(match_id))
+    return render_table(match)
 
 
 @bp.post("/<match_id>/line")
@@ -104,7 +109,8 @@ def record(match: Match, version: int, line: str, key: str | None) -> Response |
     except store.AlreadyDone:
         return after_change(match)  # a double tap: the first one counted
     except store.StaleVersion as stale:
-        return render_table(match, notice=str(stale), status=409)
+        # The table as it is now: the snapshot read before the write is behind it.
+        return render_table(get_match(match.id, "editor"), notice=str(stale), status=409)
     except EngineError as error:
         return render_table(match, error=error, status=422)
     return after_change(match)
@@ -112,7 +118,7 @@ def record(match: Match, version: int, line: str, key: str | None) -> Response |
 
 @bp.post("/<match_id>/undo")
 def undo(match_id: str) -> Response | tuple[str, int]:
-    match = get_match(match_id, "editor")
+    match = match_to_change(match_id)
     form = UndoForm()
     if not form.validate_on_submit():
         return render_table(match, error=NotationError("The undo form was incomplete."), status=422)
