@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import contextlib
 import gzip
+import html
 import json
 import os
 import random
@@ -66,6 +67,7 @@ PLAYERS = 4
 HEADER = ("players:", "dealer:", "rules:")  # the match's header: set by the new-match form
 HX = {"HX-Request": "true"}  # what htmx sends: the table answers with its fragment
 VERSION = re.compile(rb'data-version="(\d+)"')
+POLLER = re.compile(rb'class="live" hx-get="([^"]+)"')  # the URL the page's htmx polls
 CSRF = (
     re.compile(r'name="csrf_token"[^>]*value="([^"]+)"'),
     re.compile(r'"X-CSRFToken": "([^"]+)"'),
@@ -713,10 +715,10 @@ class Load:
             await self.clock.pause(rng.uniform(low, high))
 
     async def watch(self, table: Table, phone: Session, seed: int) -> None:
-        """A phone: polls the live URL at the version it last saw, like htmx every 1.5 s."""
+        """A phone: polls the URL of the table it last saw (its version and last line),
+        as htmx does every 1.5 s."""
         rng = random.Random(seed)
-        version = 0
-        url = f"/m/{table.match_id}/live"
+        url = f"/m/{table.match_id}/live?v=0"  # until it has seen the table
         await self.clock.pause(rng.uniform(0, self.args.poll))
         while self.clock.running():
             reply = await self.rec.call(
@@ -725,13 +727,12 @@ class Load:
                 "GET",
                 url,
                 {204: "poll unchanged (204)", 200: "poll changed (200)"},
-                params={"v": version},
                 headers=HX,
             )
             if reply is not None and reply.status == 200:
-                found = VERSION.search(reply.content)
+                found = POLLER.search(reply.content)
                 if found:
-                    version = int(found.group(1))
+                    url = html.unescape(found.group(1).decode())
             await self.clock.pause(self.args.poll)
 
     async def bare(self) -> None:

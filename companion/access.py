@@ -47,6 +47,16 @@ def role(match: Shared) -> Role | None:
     return None
 
 
+def held_token(match_id: str, kind: Role) -> str | None:
+    """The `kind` token this phone holds for the match, if any: not checked against the
+    match (a write checks it in its own statement, see statements.add_line)."""
+    entry = _roles().get(match_id)
+    if isinstance(entry, list) and len(entry) == 2 and entry[0] == kind:
+        token = entry[1]
+        return token if isinstance(token, str) else None
+    return None
+
+
 def grant(match: Match, kind: Role) -> None:
     roles = {k: v for k, v in _roles().items() if k != match.id}
     token = match.editor_token if kind == "editor" else match.viewer_token
@@ -102,4 +112,4 @@ def forbidden_page(error: NotAllowed) -> tuple[str, int, dict[str, str]]:
     return page, 403, headers
 
 
-__all__ = ["NotAllowed", "grant", "known_match_ids", "renew", "require", "role"]
+__all__ = ["NotAllowed", "grant", "held_token", "known_match_ids", "renew", "require", "role"]

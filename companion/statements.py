@@ -9,9 +9,12 @@ feeding the INSERT: atomic on its own, it runs without BEGIN and COMMIT, one rou
 trip. SQLite has no data-modifying WITH; there it is an INSERT and an UPDATE in one
 transaction, which costs no round trip on a local file.
 
-Either way nothing is written unless the match is still at the version the form was
-rendered from and the form's key was never used (a line since undone keeps its key
-in used_key), and the unique (match, seq) stops a second line at the same place.
+Either way nothing is written unless the match is exactly as the game the line was
+judged on was built from (its version and last line), the editor's link is still the
+match's, and the form's key was never used (a line since undone keeps its key in
+used_key); the unique (match, seq) stops a second line at the same place. So a process
+may judge a line on the game it cached, without reading the match first: if the
+match moved meanwhile, nothing is written and it looks again.
 """
 
 from __future__ import annotations
@@ -57,12 +60,21 @@ def _param(name: str, kind: type[String] | type[Integer] | type[DateTime]) -> Bi
     return bindparam(name, type_=kind())
 
 
-_KEY_UNUSED = ~exists().where(
-    KEYS.c.match_id == _param("p_match_id", String),
-    KEYS.c.key == _param("p_form_key", String),
+# What a line is written on: the match exactly as the game was built from (version and
+# last line), an editor link still valid (not renewed since) and a form never acted on.
+_AS_EXPECTED = (
+    MATCHES.c.id == _param("p_match_id", String),
+    MATCHES.c.version == _param("p_version", Integer),
+    MATCHES.c.last_line_id == _param("p_last_line_id", Integer),
+    MATCHES.c.editor_token == _param("p_editor_token", String),
+    ~exists().where(
+        KEYS.c.match_id == _param("p_match_id", String),
+        KEYS.c.key == _param("p_form_key", String),
+    ),
 )
 
-# SQLite: the line, then the match row, in one transaction.
+# SQLite: the line, then the match row, in one transaction (the INSERT takes the write
+# lock, so the match can't move between the two).
 _INSERT_LINE = (
     insert(LINES)
     .from_select(
@@ -73,7 +85,7 @@ _INSERT_LINE = (
             _param("p_text", String),
             _param("p_form_key", String),
             _param("p_now", DateTime),
-        ).where(_KEY_UNUSED),
+        ).where(exists().where(*_AS_EXPECTED)),
     )
     .returning(LINES.c.id)
 )
@@ -94,11 +106,7 @@ _MOVE_MATCH = (
 # line is inserted from what the UPDATE returned, so one happens only with the other.
 _MOVED = (
     update(MATCHES)
-    .where(
-        MATCHES.c.id == _param("p_match_id", String),
-        MATCHES.c.version == _param("p_version", Integer),
-        _KEY_UNUSED,
-    )
+    .where(*_AS_EXPECTED)
     .values(
         version=_param("p_seq", Integer),
         last_line_id=func.nextval(func.pg_get_serial_sequence("match_line", "id")),
@@ -135,6 +143,8 @@ def add_line(
     *,
     match_id: str,
     version: int,
+    last_line_id: int,
+    editor_token: str,
     text: str,
     key: str | None,
     status: str,
@@ -143,12 +153,15 @@ def add_line(
 ) -> int | None:
     """Write line number version + 1; its row id, or None if nothing was written.
 
-    None: the match is no longer at `version`, or the form's key was used already.
-    Raises IntegrityError when a line is at that place already.
+    None: the match is no longer at `version` and `last_line_id` (or gone), the editor
+    token is not the match's (the links were renewed), or the form's key was used
+    already. Raises IntegrityError when a line is at that place already.
     """
     params = {
         "p_match_id": match_id,
         "p_version": version,
+        "p_last_line_id": last_line_id,
+        "p_editor_token": editor_token,
         "p_seq": version + 1,
         "p_text": text,
         "p_form_key": key,

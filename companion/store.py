@@ -36,6 +36,7 @@ from companion.models import Match, MatchLine, UsedKey, new_token, now
 from engine import (
     ActionLine,
     DealerLine,
+    EngineError,
     Game,
     HouseRules,
     IllegalActionError,
@@ -170,17 +171,18 @@ def _extend(entry: Cached, rows: list[tuple[int, int, str]]) -> None:
 
 @dataclass(frozen=True)
 class Table:
-    """A match with its game and the version (last sequence number) it was read at."""
+    """A match with its game, as of its version (last sequence number) and last line."""
 
     match: Match
     game: Game
     version: int
+    last_line_id: int  # with undo, a version can come back with other lines: this can't
 
 
 def load(match: Match) -> Table:
     with _lock:
         entry = _cached(match)
-        return Table(match, entry.game, entry.version)
+        return Table(match, entry.game, entry.version, entry.ids[-1] if entry.ids else 0)
 
 
 # ---------------------------------------------------------------- writing
@@ -259,6 +261,32 @@ def _entry_at(match: Match, version: int, key: str | None) -> Cached:
     return entry
 
 
+def append_cached(
+    match_id: str, editor_token: str, version: int, text: str, key: str | None = None
+) -> Line | None:
+    """Record a line judged on this process's cached game, without reading the match.
+
+    The common case, one statement: the write itself checks that the match is still
+    exactly the cached game (and the editor link still valid). None when that can't be
+    done: no cached game at `version`, a line the engine refuses, or a match that moved
+    on; the caller then reads the match and goes the whole way (`append`), which says why.
+    """
+    with _lock:
+        entry = _cache.get(match_id)
+        if entry is None or entry.version != version:
+            return None
+        try:
+            line = entry.game.parse(text)
+            if line is None:
+                return None
+            entry.game.apply(line)
+        except EngineError:
+            return None  # judged again on the match as it is now, and explained there
+        if _write(entry, match_id, version, line, key, editor_token) is None:
+            return None
+        return line
+
+
 def append(match: Match, version: int, text: str, key: str | None = None) -> Line:
     """Record one line at `version`.
 
@@ -271,32 +299,45 @@ def append(match: Match, version: int, text: str, key: str | None = None) -> Lin
         if line is None:
             raise IllegalActionError("There is nothing to record.", "syntax")
         entry.game.apply(line)
-        summary = _summary(entry.game)
-        try:
-            row_id = statements.add_line(
-                direct_engine(),
-                match_id=match.id,
-                version=version,
-                text=str(line),
-                key=key,
-                status=summary["status"],
-                summary=summary["summary"],
-                now=summary["updated_at"],
-            )
-        except IntegrityError:  # another line took the place first
-            _cache.pop(match.id, None)  # it shows a line the database doesn't have
-            raise _refusal(match.id, key) from None
-        except BaseException:
-            _cache.pop(match.id, None)
-            raise
+        row_id = _write(entry, match.id, version, line, key, match.editor_token)
         if row_id is None:
-            _cache.pop(match.id, None)
             raise _refusal(match.id, key)
-        entry.ids.append(row_id)
         # The request's match object, as the database now has it (not a change to flush).
-        for column, value in {"version": version + 1, "last_line_id": row_id, **summary}.items():
-            set_committed_value(match, column, value)
+        set_committed_value(match, "version", version + 1)
+        set_committed_value(match, "last_line_id", row_id)
         return line
+
+
+def _write(
+    entry: Cached, match_id: str, version: int, line: Line, key: str | None, editor_token: str
+) -> int | None:
+    """Write the line just applied to the entry's game; its row id, or None (not written:
+    the entry's game is as it was). Call with the lock held."""
+    summary = _summary(entry.game)
+    try:
+        row_id = statements.add_line(
+            direct_engine(),
+            match_id=match_id,
+            version=version,
+            last_line_id=entry.ids[-1] if entry.ids else 0,
+            editor_token=editor_token,
+            text=str(line),
+            key=key,
+            status=summary["status"],
+            summary=summary["summary"],
+            now=summary["updated_at"],
+        )
+    except IntegrityError:  # another line took the place first
+        _cache.pop(match_id, None)  # it shows a line the database doesn't have
+        return None
+    except BaseException:
+        _cache.pop(match_id, None)
+        raise
+    if row_id is None:
+        entry.game.undo()
+        return None
+    entry.ids.append(row_id)
+    return row_id
 
 
 def undo(match: Match, version: int, key: str | None = None) -> Line:

@@ -87,6 +87,10 @@ class TableView:
         return self.table.version
 
     @property
+    def last_line_id(self) -> int:
+        return self.table.last_line_id
+
+    @property
     def seats(self) -> list[Seat]:
         s = self.state
         limit = s.rules.mercy

@@ -120,7 +120,10 @@ def test_simultaneous_plays_one_wins(app: Flask, tabletop: Tabletop, started: st
         answers = run_together(jobs)
 
         codes = sorted(a.status for a in answers)
-        assert codes == [303] + [409] * (len(phones) - 1), codes
+        assert codes == [303] + [409] * (len(phones) - 1), (
+            codes,
+            [a.refusal.text for a in answers if a.status == 422],
+        )
         for answer in answers:
             if answer.status == 409:
                 assert any(MOVED_ON in note for note in answer.notices)
@@ -541,30 +544,33 @@ def test_a_clash_at_insert_never_leaves_the_cached_game_ahead_of_the_database(
     # Regression: another process recorded between our version check and our insert;
     # the insert failed after the cached game had applied the line, and the cache kept
     # it: the next requests replayed a log the game did not match (500s).
-    from companion import store
+    from companion import statements
 
-    original = store._entry_at
+    original = statements.add_line
+    raced = []
 
-    def another_phone_first(match, version, key):  # type: ignore[no-untyped-def]
-        entry = original(match, version, key)
-        engine = sa.create_engine(str(db.engine.url))
-        with engine.begin() as conn:
-            conn.execute(
-                sa.text(
-                    "INSERT INTO match_line (match_id, seq, text, created_at) "
-                    "VALUES (:m, :s, 'Ann: R4', CURRENT_TIMESTAMP)"
-                ),
-                {"m": match.id, "s": version + 1},
-            )
-            conn.execute(
-                sa.text("UPDATE match SET version = :v WHERE id = :m"),
-                {"v": version + 1, "m": match.id},
-            )
-        engine.dispose()
-        return entry
+    def another_phone_first(engine, **line):  # type: ignore[no-untyped-def]
+        if not raced:  # the other phone's line goes in just before ours
+            raced.append(True)
+            other = sa.create_engine(str(db.engine.url))
+            with other.begin() as conn:
+                new_id = conn.execute(
+                    sa.text(
+                        "INSERT INTO match_line (match_id, seq, text, created_at) "
+                        "VALUES (:m, :s, 'Ann: R4', CURRENT_TIMESTAMP) RETURNING id"
+                    ),
+                    {"m": line["match_id"], "s": line["version"] + 1},
+                ).scalar()
+                conn.execute(
+                    sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
+                    {"v": line["version"] + 1, "i": new_id, "m": line["match_id"]},
+                )
+            other.dispose()
+        return original(engine, **line)
 
-    monkeypatch.setattr(store, "_entry_at", another_phone_first)
+    monkeypatch.setattr(statements, "add_line", another_phone_first)
     assert tabletop.line(started, "Ann", "R3").status == 409
+    assert raced
     monkeypatch.undo()
     assert tabletop.logged(started) == ["start: R5", "Ann: R4"]
     page = tabletop.table(started)

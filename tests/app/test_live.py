@@ -36,6 +36,13 @@ def poller_query(page: Page) -> dict[str, str]:
     return {k: v[0] for k, v in query.items()}
 
 
+def ui_query(page: Page) -> dict[str, str]:
+    """The poller's query but its last line's id (a row id: checked to be one)."""
+    query = poller_query(page)
+    assert query.pop("last").isdigit()
+    return query
+
+
 def another_editor(app: Flask, match_id: str) -> Tabletop:
     return phone(app, f"/j/{share_tokens(app, match_id)[0]}")
 
@@ -62,7 +69,7 @@ def statements(app: Flask) -> Iterator[list[str]]:
 
 def test_an_unchanged_table_answers_204(tabletop: Tabletop, started: str) -> None:
     page = tabletop.table(started)
-    assert poller_query(page) == {"v": "1"}
+    assert ui_query(page) == {"v": "1"}
     for _ in range(3):
         answer = poll(tabletop, started, v=page.version)
         assert answer.status == 204
@@ -90,7 +97,7 @@ def test_another_phones_line_comes_as_the_fragment(
     (form, _) = fresh.form_with("R4")
     assert form.values()["version"] == "2"
     # Its own poller asks from the new version: no change, no fragment.
-    assert poller_query(fresh) == {"v": "2"}
+    assert ui_query(fresh) == {"v": "2"}
     assert poll(tabletop, started, v=2).status == 204
 
 
@@ -104,6 +111,24 @@ def test_an_undo_elsewhere_comes_too(app: Flask, tabletop: Tabletop, started: st
     assert poll(tabletop, started, v=1).status == 204
 
 
+def test_an_undo_and_a_new_line_elsewhere_reach_this_screen(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """Regression: a mis-tap undone and replaced within one poll left the version where it
+    was, so screens kept showing the mis-tap. The poller names the last line too."""
+    mine = tabletop.play_lines(started, "Ann: R3")
+    query = poller_query(mine)
+    assert poll(tabletop, started, **query).status == 204
+    other = another_editor(app, started)
+    other.table(started)
+    assert other.undo(started).status == 303
+    assert other.line(started, "Ann", "R4").status == 303
+    fresh = poll(tabletop, started, **query)
+    assert fresh.status == 200 and fresh.version == 2
+    assert "Red 4" in fresh.doc.one(cls="log").text
+    assert poll(tabletop, started, **poller_query(fresh)).status == 204
+
+
 def test_a_poll_without_a_version_gets_the_table(tabletop: Tabletop, started: str) -> None:
     for query in ({}, {"v": ""}, {"v": "abc"}, {"v": "-1"}, {"v": "99"}):
         answer = poll(tabletop, started, **query)
@@ -114,20 +139,20 @@ def test_a_poll_without_a_version_gets_the_table(tabletop: Tabletop, started: st
 def test_the_screen_is_kept_across_updates(app: Flask, tabletop: Tabletop, started: str) -> None:
     ui = {"tab": "G", "card": "R3", "drawn": "2", "fix": "Cy"}
     page = tabletop.table(started, **ui)
-    assert poller_query(page) == ui | {"v": "1"}
+    assert ui_query(page) == ui | {"v": "1"}
 
     other = another_editor(app, started)
     assert other.line(started, "Ann", "has 9").status == 303
 
     fresh = poll(tabletop, started, v=1, **ui)
     assert fresh.status == 200 and fresh.version == 2
-    assert poller_query(fresh) == ui | {"v": "2"}
+    assert ui_query(fresh) == ui | {"v": "2"}
     # What those arguments show is still shown: Cy's correction panel, at the new version.
     fix_forms = [f for f in fresh.forms("/line") if f.values().get("player") == "Cy"]
     assert fix_forms and all(f.values()["version"] == "2" for f in fix_forms)
     # An empty argument is not carried along.
     fresh = poll(tabletop, started, v=1, tab="", card="", drawn="", fix="")
-    assert poller_query(fresh) == {"v": "2"}
+    assert ui_query(fresh) == {"v": "2"}
 
 
 # ---------------------------------------------------------------- cheap
@@ -164,13 +189,13 @@ def test_many_unchanged_polls_stay_cheap(app: Flask, tabletop: Tabletop, started
 def test_viewers_poll_too(app: Flask, tabletop: Tabletop, started: str) -> None:
     watcher = phone(app, f"/v/{share_tokens(app, started)[1]}")
     page = watcher.table(started)
-    assert poller_query(page) == {"v": "1"}
+    assert ui_query(page) == {"v": "1"}
     assert poll(watcher, started, v=1).status == 204
     tabletop.play_lines(started, "Ann: R3")
     fresh = poll(watcher, started, v=1, fix="Ann", card="R4")
     assert fresh.status == 200 and fresh.version == 2 and fresh.turn == "Bob"
     assert fresh.forms() == []  # still watching only
-    assert poller_query(fresh) == {"v": "2", "fix": "Ann", "card": "R4"}
+    assert ui_query(fresh) == {"v": "2", "fix": "Ann", "card": "R4"}
 
 
 def test_strangers_may_not_poll(app: Flask, started: str) -> None:
