@@ -22,15 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import (
-    Engine,
-    delete,
-    select,
-)
+from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from companion import statements
+from companion import statements, versions
 from companion.extensions import db
 from companion.models import Match, MatchLine, UsedKey, new_token, now
 from engine import (
@@ -88,6 +84,7 @@ _lock = threading.RLock()
 def clear_cache() -> None:
     with _lock:
         _cache.clear()
+    versions.forget_everything()
 
 
 # ---------------------------------------------------------------- reading
@@ -117,9 +114,38 @@ def read_match(match_id: str) -> Match | None:
     last line, the share tokens). A change to it is never saved: to change the match
     itself, load it through the session (db.get_or_404).
     """
+    heard = _listener()
+    mark = heard.mark() if heard else 0
     with direct_engine().connect() as connection:
         row = connection.execute(statements.READ_MATCH, {"match_id": match_id}).first()
-    return None if row is None else Match(**row._mapping)
+    if row is None:
+        return None
+    match = Match(**row._mapping)
+    if heard:
+        heard.learn(
+            mark,
+            versions.Known(
+                match.id, match.editor_token, match.viewer_token, match.version, match.last_line_id
+            ),
+        )
+    return match
+
+
+def known_state(match_id: str) -> versions.Known | None:
+    """The match's tokens, version and last line as this process has heard them, without
+    a query (PostgreSQL's notifications, see versions.py); None when it can't say."""
+    heard = _listener()
+    return heard.recall(match_id) if heard else None
+
+
+def _listener() -> versions.Listener | None:
+    return versions.listener(db.engine)
+
+
+def _moved(match_id: str, version: int, last_line_id: int) -> None:
+    heard = _listener()
+    if heard:
+        heard.moved(match_id, version, last_line_id)
 
 
 def header_game(match: Match) -> Game:
@@ -282,8 +308,10 @@ def append_cached(
             entry.game.apply(line)
         except EngineError:
             return None  # judged again on the match as it is now, and explained there
-        if _write(entry, match_id, version, line, key, editor_token) is None:
+        row_id = _write(entry, match_id, version, line, key, editor_token)
+        if row_id is None:
             return None
+        _moved(match_id, version + 1, row_id)
         return line
 
 
@@ -305,6 +333,7 @@ def append(match: Match, version: int, text: str, key: str | None = None) -> Lin
         # The request's match object, as the database now has it (not a change to flush).
         set_committed_value(match, "version", version + 1)
         set_committed_value(match, "last_line_id", row_id)
+        _moved(match.id, version + 1, row_id)
         return line
 
 
@@ -347,13 +376,26 @@ def undo(match: Match, version: int, key: str | None = None) -> Line:
         if version == 0:
             raise IllegalActionError("There is nothing to undo yet.", "setup")
         with _writing(match, key):
+            undone_id = entry.ids[-1]
+            line = entry.game.undo()
+            entry.ids.pop()
+            last_line_id = entry.ids[-1] if entry.ids else 0
+            # The match row first, only if it is still where this game is: a line
+            # recorded meanwhile (another process) must not be left beyond the log's end.
+            moved = db.session.execute(
+                update(Match)
+                .where(
+                    Match.id == match.id,
+                    Match.version == version,
+                    Match.last_line_id == undone_id,
+                )
+                .values(version=version - 1, last_line_id=last_line_id, **_summary(entry.game))
+            )
+            if moved.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleVersion(_current_version(match.id))
             deleted = db.session.execute(
                 delete(MatchLine)
-                .where(
-                    MatchLine.match_id == match.id,
-                    MatchLine.seq == version,
-                    MatchLine.id == entry.ids[-1],
-                )
+                .where(MatchLine.match_id == match.id, MatchLine.id == undone_id)
                 .returning(MatchLine.form_key)
             ).all()
             if len(deleted) != 1:
@@ -361,11 +403,7 @@ def undo(match: Match, version: int, key: str | None = None) -> Line:
             # The undone line's form stays used: resubmitting it must not record it again.
             for used in {key, deleted[0].form_key} - {None}:
                 db.session.add(UsedKey(match_id=match.id, key=used))
-            line = entry.game.undo()
-            entry.ids.pop()
-            match.version = version - 1
-            match.last_line_id = entry.ids[-1] if entry.ids else 0
-            _summarise(match, entry.game)
+        _moved(match.id, version - 1, last_line_id)
         return line
 
 
@@ -374,6 +412,9 @@ def renew_links(match: Match) -> None:
     match.editor_token = new_token()
     match.viewer_token = new_token()
     db.session.commit()
+    heard = _listener()
+    if heard:
+        heard.drop(match.id)
 
 
 def _summary(game: Game) -> dict[str, Any]:

@@ -576,3 +576,42 @@ def test_a_clash_at_insert_never_leaves_the_cached_game_ahead_of_the_database(
     page = tabletop.table(started)
     assert page.version == 2
     assert tabletop.line(started, "Bob", "R6").status == 303
+
+
+def test_an_undo_racing_a_new_line_leaves_no_gap(
+    app: Flask, tabletop: Tabletop, started: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Regression: an undo read the match, another process then recorded the next line,
+    # and the undo still deleted its line and set the version back: the log had a hole
+    # (lines 1 and 3) and a version that named neither.
+    from companion import store
+
+    tabletop.play_lines(started, "Ann: R3")
+    original = store._entry_at
+
+    def another_phone_first(match, version, key):  # type: ignore[no-untyped-def]
+        entry = original(match, version, key)
+        other = sa.create_engine(str(db.engine.url))
+        with other.begin() as conn:
+            new_id = conn.execute(
+                sa.text(
+                    "INSERT INTO match_line (match_id, seq, text, created_at) "
+                    "VALUES (:m, :s, 'Bob: R4', CURRENT_TIMESTAMP) RETURNING id"
+                ),
+                {"m": match.id, "s": version + 1},
+            ).scalar()
+            conn.execute(
+                sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
+                {"v": version + 1, "i": new_id, "m": match.id},
+            )
+        other.dispose()
+        return entry
+
+    monkeypatch.setattr(store, "_entry_at", another_phone_first)
+    assert tabletop.undo(started).status == 409
+    monkeypatch.undo()
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3", "Bob: R4"]
+    page = tabletop.table(started)
+    assert page.version == 3 and page.turn == "Cy"
+    assert tabletop.undo(started).status == 303
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]

@@ -1,0 +1,191 @@
+"""Unchanged polls without a query, from PostgreSQL's notifications.
+
+A trigger (migration a1c0ffee0004) announces on the channel `companion_match`, at the
+commit of every change to a match row's version or last line, "<id> <version>
+<last line id>", and "<id> gone" when its links are renewed or it is deleted. Each
+process listens on a connection of its own and remembers, for the matches it has read,
+their share tokens and their latest version and last line. A poll first takes in what
+has arrived (a read of that connection's socket: no round trip) and, when the match is
+remembered, answers from memory.
+
+Why the memory stays right:
+- It starts from a read of the match row and then follows every change, in commit
+  order, so it ends where the database is.
+- A notification still on its way (milliseconds) lets a poll answer "unchanged" for a
+  table that has just moved on; the next poll, 1.5 s later, shows it. A change this
+  process makes itself is remembered at once.
+- A read is remembered only if no notification came in while it ran: it might be
+  older than one of them.
+- When the listening connection fails or can't open, everything remembered is
+  forgotten and polls read the database until it is back (tried again every RETRY s).
+- SQLite has no notifications: there every poll reads the match row, a local read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine
+
+CHANNEL = "companion_match"
+RETRY = 5.0  # seconds before listening again after a failure
+REMEMBERED = 100_000  # matches, least recently polled forgotten first
+
+
+@dataclass
+class Known:
+    """What a poll checks: the share tokens (roles) and where the log is."""
+
+    id: str
+    editor_token: str
+    viewer_token: str
+    version: int
+    last_line_id: int
+
+
+class Listener:
+    """One process's listening connection and what it has learnt."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.connection: Any = None  # a psycopg Connection, in autocommit
+        self.failed_at = 0.0
+        self.known: OrderedDict[str, Known] = OrderedDict()
+        self.arrived = 0  # notifications taken in so far
+        self.lock = threading.Lock()
+
+    # -- the connection
+
+    def _listening(self) -> bool:
+        if self.connection is not None:
+            return True
+        if time.monotonic() - self.failed_at < RETRY:
+            return False
+        try:
+            raw = self.engine.raw_connection()
+            connection = raw.driver_connection
+            raw.detach()  # its own, for good: never back into the pool
+            assert connection is not None
+            connection.autocommit = True
+            connection.execute(f"LISTEN {CHANNEL}")
+        except Exception:
+            self.failed_at = time.monotonic()
+            return False
+        self.connection = connection
+        return True
+
+    def _fail(self) -> None:
+        """Nothing known can be trusted once a notification may have been missed."""
+        self.known.clear()
+        self.arrived += 1
+        connection, self.connection = self.connection, None
+        self.failed_at = time.monotonic()
+        with contextlib.suppress(Exception):  # it is broken already
+            connection.close()
+
+    def _take_in(self) -> bool:
+        """Apply whatever has arrived; False when nothing can be trusted now."""
+        if not self._listening():
+            return False
+        try:
+            # libpq's own calls: they read what is on the socket without waiting, and
+            # (unlike Connection.notifies) fail when the server has closed it.
+            pgconn = self.connection.pgconn
+            pgconn.consume_input()
+            pgconn.consume_input()  # the first may take only a server's goodbye, not its close
+            while (note := pgconn.notifies()) is not None:
+                self.arrived += 1
+                self._apply(note.extra.decode())
+        except Exception:
+            self._fail()
+            return False
+        return True
+
+    def _apply(self, payload: str) -> None:
+        match_id, _, rest = payload.partition(" ")
+        known = self.known.get(match_id)
+        if known is None:
+            return
+        parts = rest.split()
+        if len(parts) != 2:  # "gone": new links, or no match any more
+            del self.known[match_id]
+            return
+        known.version, known.last_line_id = int(parts[0]), int(parts[1])
+
+    # -- what the app asks
+
+    def recall(self, match_id: str) -> Known | None:
+        with self.lock:
+            if not self._take_in():
+                return None
+            known = self.known.get(match_id)
+            if known is not None:
+                self.known.move_to_end(match_id)
+            return known
+
+    def mark(self) -> int:
+        """Call before reading a match row to remember (see `learn`): from then on,
+        every change is heard."""
+        with self.lock:
+            self._take_in()
+            return self.arrived
+
+    def learn(self, mark: int, row: Known) -> None:
+        """Remember a match row read after `mark`, unless a notification came since."""
+        with self.lock:
+            if self.connection is None or self.arrived != mark:
+                return
+            self.known[row.id] = row
+            self.known.move_to_end(row.id)
+            while len(self.known) > REMEMBERED:
+                self.known.popitem(last=False)
+
+    def moved(self, match_id: str, version: int, last_line_id: int) -> None:
+        """This process changed the match: remember it now, not when the news arrives."""
+        with self.lock:
+            known = self.known.get(match_id)
+            if known is not None:
+                known.version, known.last_line_id = version, last_line_id
+
+    def drop(self, match_id: str) -> None:
+        """This process renewed the match's links: read its row again next time."""
+        with self.lock:
+            self.known.pop(match_id, None)
+            self.arrived += 1
+
+    def forget(self) -> None:
+        """Start afresh: nothing remembered, and listen again at once if it had failed."""
+        with self.lock:
+            self.known.clear()
+            self.arrived += 1
+            self.failed_at = 0.0
+
+
+_listeners: dict[tuple[int, str], Listener] = {}
+_listeners_lock = threading.Lock()
+
+
+def listener(engine: Engine) -> Listener | None:
+    """This process's listener for the engine's database (None: not PostgreSQL)."""
+    if engine.dialect.name != "postgresql":
+        return None
+    key = (os.getpid(), engine.url.render_as_string(hide_password=False))
+    with _listeners_lock:
+        found = _listeners.get(key)
+        if found is None:
+            # After a fork the parent's listeners are left alone: their connections are
+            # the parent's.
+            found = _listeners[key] = Listener(engine)
+        return found
+
+
+def forget_everything() -> None:
+    with _listeners_lock:
+        for found in _listeners.values():
+            found.forget()

@@ -1,0 +1,159 @@
+"""PostgreSQL: each process hears of every match change and answers polls from memory.
+
+See companion/versions.py. These run in the PostgreSQL pass of `make test` (the
+SQLite pass has no notifications to hear); the memory's own rules are checked on both.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from companion import versions
+from companion.extensions import db
+from tests.app.helpers import Page, Tabletop, phone, share_tokens
+from tests.app.test_live import poll, poller_query, statements
+from tests.databases import postgres_url
+
+on_postgres = pytest.mark.skipif(
+    postgres_url() is None, reason="PostgreSQL pass only (COMPANION_TEST_POSTGRES=1)"
+)
+
+
+def another_process(app: Flask) -> Iterator[sa.Connection]:
+    """A connection of the database's own, as another server would have."""
+    with app.app_context():
+        url = db.engine.url
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def poll_until(who: Tabletop, match_id: str, status: int, **query: Any) -> Page:
+    """Notifications arrive within milliseconds, not at once: poll as a phone would."""
+    deadline = time.monotonic() + 5
+    while True:
+        answer = poll(who, match_id, **query)
+        if answer.status == status or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.02)
+
+
+def a_line_from_elsewhere(app: Flask, match_id: str, text: str) -> None:
+    for conn in another_process(app):
+        row = conn.execute(
+            sa.text("SELECT version, last_line_id FROM match WHERE id = :m"), {"m": match_id}
+        ).one()
+        new_id = conn.execute(
+            sa.text(
+                "INSERT INTO match_line (match_id, seq, text, created_at) "
+                "VALUES (:m, :s, :t, CURRENT_TIMESTAMP) RETURNING id"
+            ),
+            {"m": match_id, "s": row.version + 1, "t": text},
+        ).scalar()
+        conn.execute(
+            sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
+            {"v": row.version + 1, "i": new_id, "m": match_id},
+        )
+
+
+@on_postgres
+def test_a_line_recorded_by_another_process_is_heard(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    page = tabletop.table(started)
+    query = poller_query(page)
+    with statements(app) as seen:
+        assert poll(tabletop, started, **query).status == 204
+    assert seen == []  # from memory
+    a_line_from_elsewhere(app, started, "Ann: R3")
+    fresh = poll_until(tabletop, started, 200, **query)
+    assert fresh.status == 200 and fresh.version == 2 and fresh.turn == "Bob"
+    with statements(app) as seen:
+        assert poll(tabletop, started, **poller_query(fresh)).status == 204
+    assert seen == []
+
+
+@on_postgres
+def test_links_renewed_by_another_process_stop_the_polling(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    viewer = phone(app, f"/v/{share_tokens(app, started)[1]}")
+    query = poller_query(viewer.table(started))
+    assert poll(viewer, started, **query).status == 204
+    for conn in another_process(app):
+        conn.execute(
+            sa.text(
+                "UPDATE match SET viewer_token = 'renewed', editor_token = 'renewed-too'"
+                " WHERE id = :m"
+            ),
+            {"m": started},
+        )
+    assert poll_until(viewer, started, 403, **query).status == 403
+
+
+@on_postgres
+def test_a_lost_listening_connection_forgets_everything(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    query = poller_query(tabletop.table(started))
+    assert poll(tabletop, started, **query).status == 204
+    with app.app_context():
+        heard = versions.listener(db.engine)
+    assert heard is not None and heard.connection is not None
+    for conn in another_process(app):  # the database server drops it
+        conn.execute(
+            sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": heard.connection.info.backend_pid}
+        )
+    time.sleep(0.1)
+    # Whatever happened meanwhile could not be heard: the next polls read the database.
+    a_line_from_elsewhere(app, started, "Ann: R3")
+    with statements(app) as seen:
+        fresh = poll(tabletop, started, **query)
+    assert fresh.status == 200 and fresh.version == 2
+    assert seen and heard.known == {}
+
+
+class Quiet:
+    """A listening connection on which nothing arrives."""
+
+    class pgconn:  # as psycopg names it
+        @staticmethod
+        def consume_input() -> None:
+            pass
+
+        @staticmethod
+        def notifies() -> None:
+            return None
+
+
+def test_a_read_is_not_remembered_over_news_that_came_while_it_ran() -> None:
+    heard = versions.Listener(engine=None)  # type: ignore[arg-type]
+    heard.connection = Quiet()  # listening, and nothing arrives
+    row = versions.Known("m1", "e", "v", 3, 30)
+    mark = heard.mark()
+    heard.arrived += 1  # a notification was taken in while the row was read
+    heard.learn(mark, row)
+    assert heard.known == {}
+    heard.learn(heard.mark(), row)
+    assert heard.known == {"m1": row}
+    heard._apply("m1 4 41")
+    assert (row.version, row.last_line_id) == (4, 41)
+    heard._apply("m9 1 1")  # a match it never read: nothing to follow
+    assert "m9" not in heard.known
+    heard._apply("m1 gone")
+    assert heard.known == {}
+
+
+def test_sqlite_has_no_listener(tmp_path: Any) -> None:
+    engine = sa.create_engine(f"sqlite:///{tmp_path}/x.db")
+    assert versions.listener(engine) is None
+    engine.dispose()
