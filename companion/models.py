@@ -35,7 +35,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     rules: Mapped[str] = mapped_column(String(200), default="official")
     mode: Mapped[str] = mapped_column(String(10), default="referee")
     created_at: Mapped[datetime] = mapped_column(default=now)
-    updated_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
     # A summary for the home page, rewritten after every line.
     status: Mapped[str] = mapped_column(String(20), default="playing")
     summary: Mapped[str] = mapped_column(String(200), default="")
@@ -72,7 +72,8 @@ class MatchLine(db.Model):  # type: ignore[name-defined,misc]
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    match_id: Mapped[str] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
+    # Looked up through the unique (match_id, seq) index: no index of its own.
+    match_id: Mapped[str] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)  # 1, 2, 3, ... per match
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=now)

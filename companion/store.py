@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Engine, Row, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -114,21 +114,27 @@ def read_match(match_id: str) -> Match | None:
     last line, the share tokens). A change to it is never saved: to change the match
     itself, load it through the session (db.get_or_404).
     """
+    row = read_match_row(match_id)
+    return None if row is None else snapshot(row)
+
+
+def snapshot(row: Row[Any]) -> Match:
+    """A Match from a row of READ_MATCH, outside the session (see read_match)."""
+    return Match(**row._mapping)
+
+
+def read_match_row(match_id: str) -> Row[Any] | None:
+    """The match row itself (what a poll needs, without building a Match)."""
     heard = _listener()
     mark = heard.mark() if heard else 0
     with direct_engine().connect() as connection:
         row = connection.execute(statements.READ_MATCH, {"match_id": match_id}).first()
-    if row is None:
-        return None
-    match = Match(**row._mapping)
-    if heard:
-        heard.learn(
-            mark,
-            versions.Known(
-                match.id, match.editor_token, match.viewer_token, match.version, match.last_line_id
-            ),
+    if row is not None and heard:
+        known = versions.Known(
+            row.id, row.editor_token, row.viewer_token, row.version, row.last_line_id
         )
-    return match
+        heard.learn(mark, known)
+    return row
 
 
 def known_state(match_id: str) -> versions.Known | None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from sqlalchemy import Row
 from werkzeug.wrappers import Response
 
 from companion import access, store
@@ -90,13 +93,17 @@ def live(match_id: str) -> Response | tuple[str, int]:
         access.require(known, "viewer")
         if _unchanged(known):
             return Response(status=204)
-    match = get_match(match_id)
-    if _unchanged(match):
+        return render_table(get_match(match_id))
+    row = store.read_match_row(match_id) if len(match_id) <= 32 else None
+    if row is None:
+        abort(404)
+    access.require(row, "viewer")
+    if _unchanged(row):
         return Response(status=204)
-    return render_table(match)
+    return render_table(store.snapshot(row))
 
 
-def _unchanged(match: Match | store.versions.Known) -> bool:
+def _unchanged(match: Match | store.versions.Known | Row[Any]) -> bool:
     """Does the poller show the table as it is? It names the version and last line."""
     last = request.args.get("last", type=int)  # missing from pages older than it
     return request.args.get("v", type=int) == match.version and last in (
