@@ -57,6 +57,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # SQLAlchemy drops the whole pool, so the next one reconnects.
         sqlite = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {} if sqlite else {"pool_recycle": 3600}
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # The hot paths' engine (store.direct_engine): connections that autocommit for
+        # good, so a read or a one-statement write is one round trip, with nothing to
+        # switch on taking a connection or to reset on giving it back.
+        app.config.setdefault("SQLALCHEMY_BINDS", {}).setdefault(
+            "direct",
+            {
+                "url": app.config["SQLALCHEMY_DATABASE_URI"],
+                **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
+                "isolation_level": "AUTOCOMMIT",
+                "pool_reset_on_return": None,
+            },
+        )
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
@@ -142,7 +155,8 @@ def upgrade_database(app: Flask, instance: Path) -> None:
         upgrade(directory=str(MIGRATIONS))
         # gunicorn --preload forks the workers after this: a pooled connection left
         # here would be shared by all of them (PostgreSQL then fails at random).
-        db.engine.dispose()
+        for engine in db.engines.values():
+            engine.dispose()
 
 
 @contextmanager

@@ -21,7 +21,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import Engine, Row, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -93,18 +92,14 @@ def clear_cache() -> None:
 def direct_engine() -> Engine:
     """The engine for the hot paths' Core statements, outside the ORM session.
 
-    On PostgreSQL its connections autocommit: a read is one round trip, not three
-    (BEGIN, SELECT, ROLLBACK), and a write that is one statement needs no BEGIN and
-    COMMIT either. SQLite reads outside a transaction already.
+    On PostgreSQL its connections autocommit (the "direct" bind, see create_app): a
+    read is one round trip, not three (BEGIN, SELECT, ROLLBACK), and a write that is one
+    statement needs no BEGIN and COMMIT either. SQLite reads outside a transaction
+    already: there it is the app's engine.
     """
-    engine: Engine = db.engine
-    if engine.dialect.name == "sqlite":
-        return engine
-    key = f"companion.autocommit.{id(engine)}"
-    if key not in current_app.extensions:
-        current_app.extensions[key] = engine.execution_options(isolation_level="AUTOCOMMIT")
-    autocommit: Engine = current_app.extensions[key]
-    return autocommit
+    engines = db.engines
+    engine: Engine = engines.get("direct") or engines[None]
+    return engine
 
 
 def read_match(match_id: str) -> Match | None:

@@ -39,7 +39,8 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     store.clear_cache()
     with app.app_context():
         db.session.remove()
-        db.engine.dispose()  # PostgreSQL: no connection left to block the next reset
+        for engine in db.engines.values():  # PostgreSQL: no connection left to block
+            engine.dispose()  # the next reset
 
 
 @pytest.fixture

@@ -49,19 +49,21 @@ def another_editor(app: Flask, match_id: str) -> Tabletop:
 
 @contextmanager
 def statements(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements run meanwhile, on the app's engine."""
+    """The SQL statements run meanwhile, on the app's engines (PostgreSQL has two)."""
     seen: list[str] = []
 
     def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         seen.append(statement)
 
     with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
+        engines = list(db.engines.values())
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", count)
     try:
         yield seen
     finally:
-        event.remove(engine, "before_cursor_execute", count)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", count)
 
 
 # ---------------------------------------------------------------- 204, then the fragment
