@@ -113,8 +113,11 @@ def read_match(match_id: str) -> Match | None:
     return None if row is None else snapshot(row)
 
 
-def snapshot(row: Row[Any]) -> Match:
-    """A Match from a row of READ_MATCH, outside the session (see read_match)."""
+def snapshot(row: Row[Any] | versions.Known) -> Match:
+    """A Match from a row of READ_MATCH, or from what the process has heard of one since,
+    outside the session (see read_match)."""
+    if isinstance(row, versions.Known):
+        return Match(**row.as_read_now())
     return Match(**row._mapping)
 
 
@@ -126,7 +129,12 @@ def read_match_row(match_id: str) -> Row[Any] | None:
         row = connection.execute(statements.READ_MATCH, {"match_id": match_id}).first()
     if row is not None and heard:
         known = versions.Known(
-            row.id, row.editor_token, row.viewer_token, row.version, row.last_line_id
+            row.id,
+            row.editor_token,
+            row.viewer_token,
+            row.version,
+            row.last_line_id,
+            dict(row._mapping),
         )
         heard.learn(mark, known)
     return row

@@ -28,7 +28,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine
@@ -40,13 +40,18 @@ REMEMBERED = 100_000  # matches, least recently polled forgotten first
 
 @dataclass
 class Known:
-    """What a poll checks: the share tokens (roles) and where the log is."""
+    """A match row as last read, followed since: what a poll checks (the share tokens
+    and where the log is) and what it shows when the log moved (`row`'s header)."""
 
     id: str
     editor_token: str
     viewer_token: str
     version: int
     last_line_id: int
+    row: dict[str, Any] = field(default_factory=dict)  # as read: its version is older
+
+    def as_read_now(self) -> dict[str, Any]:
+        return self.row | {"version": self.version, "last_line_id": self.last_line_id}
 
 
 class Listener:

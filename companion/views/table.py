@@ -86,14 +86,15 @@ def live(match_id: str) -> Response | tuple[str, int]:
     """Polled by every open table: 204 while nothing changed, else the fresh table.
 
     The common answer costs no query on PostgreSQL, where the process hears of every
-    change (versions.py), and one read of the match row on SQLite.
+    change (versions.py), and one read of the match row on SQLite. A changed table
+    costs, besides, a read of the lines this process has not applied yet.
     """
     known = store.known_state(match_id)
     if known is not None:
         access.require(known, "viewer")
         if _unchanged(known):
             return Response(status=204)
-        return render_table(get_match(match_id))
+        return render_table(store.snapshot(known))  # the header as read, the log as heard
     row = store.read_match_row(match_id) if len(match_id) <= 32 else None
     if row is None:
         abort(404)
