@@ -31,9 +31,11 @@ from sqlalchemy import (
     exists,
     func,
     insert,
+    literal_column,
     select,
     update,
 )
+from sqlalchemy.sql.base import Executable
 from sqlalchemy.sql.elements import BindParameter
 
 from companion.models import Match, MatchLine, UsedKey
@@ -109,7 +111,7 @@ _MOVED = (
     .where(*_AS_EXPECTED)
     .values(
         version=_param("p_seq", Integer),
-        last_line_id=func.nextval(func.pg_get_serial_sequence("match_line", "id")),
+        last_line_id=func.nextval(literal_column("pg_get_serial_sequence('match_line', 'id')")),
         status=_param("p_status", String),
         summary=_param("p_summary", String),
         updated_at=_param("p_now", DateTime),
@@ -132,6 +134,16 @@ _MOVE_AND_INSERT = (
     )
     .returning(LINES.c.id)
 )
+
+
+_COMPILED: dict[tuple[int, str], str] = {}
+
+
+def _compiled(statement: Executable, engine: Engine) -> str:
+    key = (id(statement), engine.dialect.name)
+    if key not in _COMPILED:
+        _COMPILED[key] = str(statement.compile(dialect=engine.dialect))
+    return _COMPILED[key]
 
 
 class _Refused(Exception):
@@ -170,9 +182,15 @@ def add_line(
         "p_now": now,
     }
     if engine.dialect.name == "postgresql":
-        # With the autocommit engine (store.direct_engine) no BEGIN or COMMIT is sent.
-        with engine.begin() as connection:
-            row_id: int | None = connection.execute(_MOVE_AND_INSERT, params).scalar()
+        # One statement on the autocommit engine (store.direct_engine): atomic, and no
+        # BEGIN or COMMIT to wait for. Its SQL is compiled once: psycopg takes the
+        # parameters as they are.
+        with engine.connect() as connection:
+            if not connection.connection.driver_connection.autocommit:  # else: rolled back
+                raise RuntimeError("add_line on PostgreSQL needs an autocommit engine")
+            row_id: int | None = connection.exec_driver_sql(
+                _compiled(_MOVE_AND_INSERT, engine), params
+            ).scalar()
             return row_id
     try:
         with engine.begin() as connection:

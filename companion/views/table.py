@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, render_template, request, url_for
 from sqlalchemy import Row
 from werkzeug.wrappers import Response
 
@@ -179,7 +179,9 @@ def undo(match_id: str) -> Response | tuple[str, int]:
 
 
 def after_change(match_id: str, notice: str | None = None) -> Response:
-    """303 to the table: a reload never posts twice; htmx follows it for the fragment."""
+    """303 to the table: a reload never posts twice; htmx follows it for the fragment.
+
+    No body: nothing shows it (a browser and htmx go straight to the Location)."""
     if notice:
         flash(notice)
-    return redirect(url_for("table.show", match_id=match_id), code=303)
+    return Response(status=303, headers={"Location": url_for("table.show", match_id=match_id)})
