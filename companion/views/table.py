@@ -90,8 +90,7 @@ def live(match_id: str) -> Response | tuple[str, int]:
     costs, besides, a read of the lines this process has not applied yet.
     """
     known = store.known_state(match_id)
-    if known is not None:
-        access.require(known, "viewer")
+    if known is not None and access.role(known):  # a refusal comes from the database
         if _unchanged(known):
             return Response(status=204)
         return render_table(store.snapshot(known))  # the header as read, the log as heard
@@ -131,18 +130,22 @@ def record(match_id: str, version: int, line: str, key: str | None) -> Response 
 
     Most often this process has the game cached at the form's version: one statement
     writes the line if the match is still that game. Otherwise (or if the engine
-    refuses the line) read the match and go the whole way, which explains any refusal.
+    refuses the line) bring the game up to the match and go the whole way, which
+    explains any refusal.
     """
+    key = key or None
     token = access.held_token(match_id, "editor")
-    if (
-        token
-        and len(match_id) <= 32
-        and store.append_cached(match_id, token, version, line, key or None)
-    ):
+    if token and store.append_cached(match_id, token, version, line, key):
         return after_change(match_id)
-    match = get_match(match_id, "editor")
+    # The match as this process heard it, if that is where the form was made (the write
+    # checks it again); else, and for any refusal, as the database has it.
+    known = store.known_state(match_id)
+    if known is not None and known.version == version and access.role(known) == "editor":
+        match = store.snapshot(known)
+    else:
+        match = get_match(match_id, "editor")
     try:
-        store.append(match, version, line, key or None)
+        store.append(match, version, line, key)
     except store.AlreadyDone:
         return after_change(match_id)  # a double tap: the first one counted
     except store.StaleVersion as stale:

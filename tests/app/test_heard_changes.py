@@ -166,3 +166,38 @@ def test_sqlite_has_no_listener(tmp_path: Any) -> None:
     engine = sa.create_engine(f"sqlite:///{tmp_path}/x.db")
     assert versions.listener(engine) is None
     engine.dispose()
+
+
+@on_postgres
+def test_what_was_heard_never_refuses_a_phone(app: Flask, started: str) -> None:
+    """Memory may lag a renewal by milliseconds: it may let a poll through from memory,
+    never turn one away. A phone it doesn't recognise is checked in the database."""
+    viewer = phone(app, f"/v/{share_tokens(app, started)[1]}")
+    query = poller_query(viewer.table(started))
+    with app.app_context():
+        heard = versions.listener(db.engine)
+        assert heard is not None
+        known = heard.recall(started)
+    assert known is not None
+    known.viewer_token = "as-heard-before-new-links"
+    with statements(app) as seen:
+        assert poll(viewer, started, **query).status == 204
+    assert len(seen) == 1 and "FROM match" in seen[0]
+
+
+@on_postgres
+def test_a_play_on_a_game_this_process_lost_reads_only_the_lines(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    from companion import store
+
+    tabletop.play_lines(started, "Ann: R3")
+    page = tabletop.table(started)
+    store._cache.pop(started)  # as in a process that never built this game
+    form, button = page.form_with("R4")
+    with statements(app) as seen:
+        answer = tabletop.client.post(form.action, data=form.values(button))
+    assert answer.status_code == 303
+    assert [s.lstrip().split()[0] for s in seen] == ["SELECT", "WITH"], seen
+    assert "match_line" in seen[0]  # the match as heard: only its lines are read
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3", "Bob: R4"]
