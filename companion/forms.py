@@ -156,12 +156,17 @@ class TableForm(FlaskForm):  # type: ignore[misc]
     class Meta:
         csrf = False
 
+    # The table the form was made on: its version and last line (an undo and a new line
+    # elsewhere leave the version as it was, not the last line). Pages from before this
+    # field send no `last`: then the version alone is checked.
+    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    last = IntegerField(validators=[Optional(), NumberRange(min=0)])
+    key = HiddenField(validators=KEY)
+
 
 class LineForm(TableForm):
-    """One record line from the table screen: who, what, and the version it was read at."""
+    """One record line from the table screen: who, what, and the table it was read from."""
 
-    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
-    key = HiddenField(validators=KEY)
     player = StringField(validators=[Optional(), Length(max=60)])
     action = StringField(validators=[InputRequired(), Length(max=400)])
     drawn = IntegerField(validators=[Optional(), NumberRange(0, 168, "From 0 to 168.")])
@@ -179,13 +184,10 @@ class LineForm(TableForm):
 
 
 class UndoForm(TableForm):
-    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
-    key = HiddenField(validators=KEY)
+    """Undo the last line of the table the form was made on."""
 
 
 class RevealForm(TableForm):
-    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
-    key = HiddenField(validators=KEY)
     player = HiddenField(validators=[DataRequired(), Length(max=60)])
     cards = StringField("Cards", validators=[Optional(), Length(max=600)])
     points = IntegerField(

@@ -9,7 +9,8 @@ log. A stale or missing entry is brought up to date with the new lines only,
 or rebuilt.
 
 Recording a play and polling are the hot paths: they run prepared Core
-statements on the request's connection, not the ORM's unit of work.
+statements (statements.py) on connections of their own (direct_engine), not the
+ORM's unit of work.
 """
 
 from __future__ import annotations
@@ -151,10 +152,15 @@ def _listener() -> versions.Listener | None:
     return versions.listener(db.engine)
 
 
-def _moved(match_id: str, version: int, last_line_id: int) -> None:
+def _heard_mark() -> int:
+    heard = _listener()
+    return heard.mark() if heard else 0
+
+
+def _moved(mark: int, match_id: str, version: int, last_line_id: int) -> None:
     heard = _listener()
     if heard:
-        heard.moved(match_id, version, last_line_id)
+        heard.moved(mark, match_id, version, last_line_id)
 
 
 def header_game(match: Match) -> Game:
@@ -256,11 +262,11 @@ def _current_version(match_id: str) -> int:
 
 @contextmanager
 def _writing(match: Match, key: str | None) -> Iterator[None]:
-    """The statements in the block, then the commit, as one.
+    """The statements in the block, then the commit, as one (undo).
 
     Any failure rolls back and forgets the cached game (it may already show the
-    change). A unique-constraint clash means the form was acted on already, or
-    another phone recorded first.
+    change). A unique-constraint clash means the form was acted on already (its key),
+    or the table moved on.
     """
     try:
         yield
@@ -284,20 +290,32 @@ def _refusal(match_id: str, key: str | None) -> AlreadyDone | StaleVersion:
     return StaleVersion(_current_version(match_id))
 
 
-def _entry_at(match: Match, version: int, key: str | None) -> Cached:
-    """The match's game, if this form was rendered from the current version.
+def _at(entry: Cached, version: int, last: int | None) -> bool:
+    """Is the entry's game the table a form was made on?"""
+    return entry.version == version and (
+        last is None or (entry.ids[-1] if entry.ids else 0) == last
+    )
+
+
+def _entry_at(match: Match, version: int, key: str | None, last: int | None = None) -> Cached:
+    """The match's game, if this form was rendered from it as it is now.
 
     A form acted on already normally meets a newer version; if an undo brought
     the version back, the used keys stop it (the line's insert finds its key).
     """
     entry = _cached(match)
-    if entry.version != version:
+    if not _at(entry, version, last):
         raise _refusal(match.id, key)
     return entry
 
 
 def append_cached(
-    match_id: str, editor_token: str, version: int, text: str, key: str | None = None
+    match_id: str,
+    editor_token: str,
+    version: int,
+    text: str,
+    key: str | None = None,
+    last: int | None = None,
 ) -> Line | None:
     """Record a line judged on this process's cached game, without reading the match.
 
@@ -305,10 +323,11 @@ def append_cached(
     exactly the cached game (and the editor link still valid). None when that can't be
     done: no cached game at `version`, a line the engine refuses, or a match that moved
     on; the caller then reads the match and goes the whole way (`append`), which says why.
+    `last`: the last line's id the form was made on, when it names it.
     """
     with _lock:
         entry = _cache.get(match_id)
-        if entry is None or entry.version != version:
+        if entry is None or not _at(entry, version, last):
             return None
         try:
             line = entry.game.parse(text)
@@ -317,32 +336,37 @@ def append_cached(
             entry.game.apply(line)
         except EngineError:
             return None  # judged again on the match as it is now, and explained there
+        mark = _heard_mark()
         row_id = _write(entry, match_id, version, line, key, editor_token)
         if row_id is None:
             return None
-        _moved(match_id, version + 1, row_id)
+        _cache.move_to_end(match_id)
+        _moved(mark, match_id, version + 1, row_id)
         return line
 
 
-def append(match: Match, version: int, text: str, key: str | None = None) -> Line:
-    """Record one line at `version`.
+def append(
+    match: Match, version: int, text: str, key: str | None = None, last: int | None = None
+) -> Line:
+    """Record one line at `version` (and `last`, the last line's id, when the form names it).
 
     Raises EngineError (refused: nothing recorded), StaleVersion (the table moved on)
     or AlreadyDone (this form was already acted on).
     """
     with _lock:
-        entry = _entry_at(match, version, key)
+        entry = _entry_at(match, version, key, last)
         line = entry.game.parse(text)
         if line is None:
             raise IllegalActionError("There is nothing to record.", "syntax")
         entry.game.apply(line)
+        mark = _heard_mark()
         row_id = _write(entry, match.id, version, line, key, match.editor_token)
         if row_id is None:
             raise _refusal(match.id, key)
         # The request's match object, as the database now has it (not a change to flush).
         set_committed_value(match, "version", version + 1)
         set_committed_value(match, "last_line_id", row_id)
-        _moved(match.id, version + 1, row_id)
+        _moved(mark, match.id, version + 1, row_id)
         return line
 
 
@@ -378,12 +402,14 @@ def _write(
     return row_id
 
 
-def undo(match: Match, version: int, key: str | None = None) -> Line:
-    """Remove the last line, if it is still the one at `version`."""
+def undo(match: Match, version: int, key: str | None = None, last: int | None = None) -> Line:
+    """Remove the last line, if it is still the one the form was made on (`version`, and
+    `last`, its id, when the form names it)."""
     with _lock:
-        entry = _entry_at(match, version, key)
+        entry = _entry_at(match, version, key, last)
         if version == 0:
             raise IllegalActionError("There is nothing to undo yet.", "setup")
+        mark = _heard_mark()
         with _writing(match, key):
             undone_id = entry.ids[-1]
             line = entry.game.undo()
@@ -401,18 +427,18 @@ def undo(match: Match, version: int, key: str | None = None) -> Line:
                 .values(version=version - 1, last_line_id=last_line_id, **_summary(entry.game))
             )
             if moved.rowcount != 1:  # type: ignore[attr-defined]
-                raise StaleVersion(_current_version(match.id))
+                raise _refusal(match.id, key)  # a double tap elsewhere: AlreadyDone
             deleted = db.session.execute(
                 delete(MatchLine)
                 .where(MatchLine.match_id == match.id, MatchLine.id == undone_id)
                 .returning(MatchLine.form_key)
             ).all()
             if len(deleted) != 1:
-                raise StaleVersion(_current_version(match.id))
+                raise _refusal(match.id, key)
             # The undone line's form stays used: resubmitting it must not record it again.
             for used in {key, deleted[0].form_key} - {None}:
                 db.session.add(UsedKey(match_id=match.id, key=used))
-        _moved(match.id, version - 1, last_line_id)
+        _moved(mark, match.id, version - 1, last_line_id)
         return line
 
 
@@ -499,10 +525,17 @@ __all__ = [
     "StaleVersion",
     "Table",
     "append",
+    "append_cached",
+    "clear_cache",
     "create_match",
+    "direct_engine",
     "export_record",
     "import_record",
+    "known_state",
     "load",
+    "read_match",
+    "read_match_row",
     "renew_links",
+    "snapshot",
     "undo",
 ]

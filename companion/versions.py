@@ -18,6 +18,10 @@ Why the memory stays right:
   older than one of them.
 - When the listening connection fails or can't open, everything remembered is
   forgotten and polls read the database until it is back (tried again every RETRY s).
+- A connection can also die without a word (a firewall dropping an idle one, a
+  database host lost): nothing then says that nothing is heard any more. So no
+  match is answered from memory for more than FRESH seconds after its row was last
+  read: a change is shown at worst that much later, whatever went wrong.
 - SQLite has no notifications: there every poll reads the match row, a local read.
 """
 
@@ -28,14 +32,15 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import Engine
 
 CHANNEL = "companion_match"
 RETRY = 5.0  # seconds before listening again after a failure
-REMEMBERED = 100_000  # matches, least recently polled forgotten first
+FRESH = 10.0  # seconds a row read is trusted with what was heard since
+REMEMBERED = 20_000  # matches, least recently polled forgotten first
 
 
 @dataclass
@@ -49,6 +54,7 @@ class Known:
     version: int
     last_line_id: int
     row: dict[str, Any] = field(default_factory=dict)  # as read: its version is older
+    read_at: float = field(default_factory=time.monotonic)
 
     def as_read_now(self) -> dict[str, Any]:
         return self.row | {"version": self.version, "last_line_id": self.last_line_id}
@@ -83,6 +89,7 @@ class Listener:
             self.failed_at = time.monotonic()
             return False
         self.connection = connection
+        self.arrived += 1  # a row read before this can't be followed: don't remember it
         return True
 
     def _fail(self) -> None:
@@ -118,21 +125,23 @@ class Listener:
         if known is None:
             return
         parts = rest.split()
-        if len(parts) != 2:  # "gone": new links, or no match any more
+        if len(parts) == 2 and all(part.isdigit() for part in parts):
+            known.version, known.last_line_id = int(parts[0]), int(parts[1])
+        else:  # "gone" (new links, or no match any more), or nothing it understands
             del self.known[match_id]
-            return
-        known.version, known.last_line_id = int(parts[0]), int(parts[1])
 
     # -- what the app asks
 
     def recall(self, match_id: str) -> Known | None:
+        """What was heard of the match (a copy), if it was read FRESH seconds ago at most."""
         with self.lock:
             if not self._take_in():
                 return None
             known = self.known.get(match_id)
-            if known is not None:
-                self.known.move_to_end(match_id)
-            return known
+            if known is None or time.monotonic() - known.read_at > FRESH:
+                return None
+            self.known.move_to_end(match_id)
+            return replace(known)
 
     def mark(self) -> int:
         """Call before reading a match row to remember (see `learn`): from then on,
@@ -151,11 +160,16 @@ class Listener:
             while len(self.known) > REMEMBERED:
                 self.known.popitem(last=False)
 
-    def moved(self, match_id: str, version: int, last_line_id: int) -> None:
-        """This process changed the match: remember it now, not when the news arrives."""
+    def moved(self, mark: int, match_id: str, version: int, last_line_id: int) -> None:
+        """This process changed the match (after `mark`): remember it now, not when the
+        news arrives; unless news came in meanwhile, which may be newer than this."""
         with self.lock:
             known = self.known.get(match_id)
-            if known is not None:
+            if known is None:
+                return
+            if self.arrived != mark:
+                del self.known[match_id]
+            else:
                 known.version, known.last_line_id = version, last_line_id
 
     def drop(self, match_id: str) -> None:

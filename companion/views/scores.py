@@ -37,7 +37,7 @@ def reveal(match_id: str) -> Response | tuple[str, int]:
             ),
             status=422,
         )
-    return record(match.id, form.version.data, line, form.key.data)
+    return record(match.id, form.version.data, line, form.key.data, form.last.data)
 
 
 @dataclass(frozen=True)

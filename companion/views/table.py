@@ -93,7 +93,11 @@ def live(match_id: str) -> Response | tuple[str, int]:
     if known is not None and access.role(known):  # a refusal comes from the database
         if _unchanged(known):
             return Response(status=204)
-        return render_table(store.snapshot(known))  # the header as read, the log as heard
+        shown = request.args.get("v", type=int)
+        if shown is not None and shown < known.version:
+            # Behind what was heard: show that (the header as read, the log as heard).
+            # Otherwise the screen may be ahead of the news: ask the database.
+            return render_table(store.snapshot(known))
     row = store.read_match_row(match_id) if len(match_id) <= 32 else None
     if row is None:
         abort(404)
@@ -101,6 +105,11 @@ def live(match_id: str) -> Response | tuple[str, int]:
     if _unchanged(row):
         return Response(status=204)
     return render_table(store.snapshot(row))
+
+
+def made_on(match: Match | store.versions.Known, version: int, last: int | None) -> bool:
+    """Is the match the table a form was made on (its version, and last line if named)?"""
+    return match.version == version and last in (None, match.last_line_id)
 
 
 def _unchanged(match: Match | store.versions.Known | Row[Any]) -> bool:
@@ -122,10 +131,12 @@ def record_line(match_id: str) -> Response | tuple[str, int]:
             error=NotationError(f"The form was incomplete ({problems})."),
             status=422,
         )
-    return record(match_id, form.version.data, form.line(), form.key.data)
+    return record(match_id, form.version.data, form.line(), form.key.data, form.last.data)
 
 
-def record(match_id: str, version: int, line: str, key: str | None) -> Response | tuple[str, int]:
+def record(
+    match_id: str, version: int, line: str, key: str | None, last: int | None = None
+) -> Response | tuple[str, int]:
     """Append a line for a form, answering the way the table needs to hear it.
 
     Most often this process has the game cached at the form's version: one statement
@@ -135,17 +146,17 @@ def record(match_id: str, version: int, line: str, key: str | None) -> Response 
     """
     key = key or None
     token = access.held_token(match_id, "editor")
-    if token and store.append_cached(match_id, token, version, line, key):
+    if token and store.append_cached(match_id, token, version, line, key, last):
         return after_change(match_id)
     # The match as this process heard it, if that is where the form was made (the write
     # checks it again); else, and for any refusal, as the database has it.
     known = store.known_state(match_id)
-    if known is not None and known.version == version and access.role(known) == "editor":
+    if known is not None and made_on(known, version, last) and access.role(known) == "editor":
         match = store.snapshot(known)
     else:
         match = get_match(match_id, "editor")
     try:
-        store.append(match, version, line, key)
+        store.append(match, version, line, key, last)
     except store.AlreadyDone:
         return after_change(match_id)  # a double tap: the first one counted
     except store.StaleVersion as stale:
@@ -153,7 +164,7 @@ def record(match_id: str, version: int, line: str, key: str | None) -> Response 
         return render_table(get_match(match_id, "editor"), notice=str(stale), status=409)
     except EngineError as error:
         now = get_match(match_id, "editor")
-        if now.version != version:  # judged on a table that has moved on since
+        if not made_on(now, version, last):  # judged on a table that has moved on since
             return render_table(now, notice=str(store.StaleVersion(now.version)), status=409)
         return render_table(match, error=error, status=422)
     return after_change(match_id)
@@ -166,7 +177,7 @@ def undo(match_id: str) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         return render_table(match, error=NotationError("The undo form was incomplete."), status=422)
     try:
-        line = store.undo(match, form.version.data, form.key.data or None)
+        line = store.undo(match, form.version.data, form.key.data or None, form.last.data)
     except store.AlreadyDone:
         return after_change(match.id)
     except store.StaleVersion:

@@ -589,8 +589,8 @@ def test_an_undo_racing_a_new_line_leaves_no_gap(
     tabletop.play_lines(started, "Ann: R3")
     original = store._entry_at
 
-    def another_phone_first(match, version, key):  # type: ignore[no-untyped-def]
-        entry = original(match, version, key)
+    def another_phone_first(match, version, key, last=None):  # type: ignore[no-untyped-def]
+        entry = original(match, version, key, last)
         other = sa.create_engine(str(db.engine.url))
         with other.begin() as conn:
             new_id = conn.execute(
@@ -615,3 +615,50 @@ def test_an_undo_racing_a_new_line_leaves_no_gap(
     assert page.version == 3 and page.turn == "Cy"
     assert tabletop.undo(started).status == 303
     assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+
+
+def test_an_undo_tapped_twice_on_two_servers_at_once_undoes_once(
+    app: Flask, tabletop: Tabletop, started: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both taps passed the check before either wrote: the second must hear "done
+    # already" (its key), not "not undone, undo again", which would undo another line.
+    from companion import store
+
+    tabletop.play_lines(started, "Ann: R3", "Bob: R4")
+    page = tabletop.page(started)
+    (form,) = page.forms("/undo")
+    data = form.values(form.buttons()[0])
+    original = store._entry_at
+
+    def the_other_tap_first(match, version, key, last=None):  # type: ignore[no-untyped-def]
+        entry = original(match, version, key, last)
+        other = sa.create_engine(str(db.engine.url))
+        with other.begin() as conn:
+            previous = conn.execute(
+                sa.text("SELECT id FROM match_line WHERE match_id = :m AND seq = :s"),
+                {"m": match.id, "s": version - 1},
+            ).scalar()
+            conn.execute(
+                sa.text("DELETE FROM match_line WHERE match_id = :m AND seq = :s"),
+                {"m": match.id, "s": version},
+            )
+            conn.execute(
+                sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
+                {"v": version - 1, "i": previous, "m": match.id},
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO used_key (match_id, key, created_at) "
+                    "VALUES (:m, :k, CURRENT_TIMESTAMP)"
+                ),
+                {"m": match.id, "k": key},
+            )
+        other.dispose()
+        return entry
+
+    monkeypatch.setattr(store, "_entry_at", the_other_tap_first)
+    answer = tabletop.client.post(form.action, data=data)
+    monkeypatch.undo()
+    assert answer.status_code == 303  # done already, by the other tap
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
+    assert tabletop.table(started).version == 2

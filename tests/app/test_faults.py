@@ -218,6 +218,11 @@ def test_the_database_down_gives_a_plain_page_and_loses_nothing(
         assert "The database is not answering" in text and "Traceback" not in text
         assert tabletop.client.get("/healthz").status_code == 503
         assert tabletop.client.get("/").status_code == 503
+        # Recording a play too (this process has the game cached: only the write fails).
+        form, button = tabletop.page(started).form_with("R4")
+        refused = tabletop.client.post(form.action, data=form.values(button))
+        assert refused.status_code == 503
+        assert "The database is not answering" in refused.get_data(as_text=True)
     finally:
         for engine in engines:
             event.remove(engine, "do_connect", refuse)

@@ -162,6 +162,48 @@ def test_a_read_is_not_remembered_over_news_that_came_while_it_ran() -> None:
     assert heard.known == {}
 
 
+def test_nothing_is_answered_from_memory_long_after_a_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A connection can die without a word: memory older than FRESH seconds is read again."""
+    heard = versions.Listener(engine=None)  # type: ignore[arg-type]
+    heard.connection = Quiet()
+    heard.learn(heard.mark(), versions.Known("m1", "e", "v", 3, 30))
+    assert heard.recall("m1") is not None
+    later = time.monotonic() + versions.FRESH + 1
+    monkeypatch.setattr(versions.time, "monotonic", lambda: later)
+    assert heard.recall("m1") is None
+
+
+def test_news_taken_in_during_a_write_is_not_overwritten_by_it() -> None:
+    heard = versions.Listener(engine=None)  # type: ignore[arg-type]
+    heard.connection = Quiet()
+    heard.learn(heard.mark(), versions.Known("m1", "e", "v", 3, 30))
+    mark = heard.mark()
+    heard._apply("m1 5 50")  # someone else's line, heard while this process wrote
+    heard.arrived += 1
+    heard.moved(mark, "m1", 4, 40)  # this process's own write: older than that news
+    assert "m1" not in heard.known  # read again next time, rather than guessed
+
+
+@on_postgres
+def test_a_screen_ahead_of_the_news_asks_the_database(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """Another server showed this phone a line whose news has not reached this one yet:
+    the poll must not take the phone back to the older table."""
+    tabletop.play_lines(started, "Ann: R3")
+    query = poller_query(tabletop.table(started))  # version 2, as read
+    with app.app_context():
+        heard = versions.listener(db.engine)
+        assert heard is not None and heard.recall(started) is not None
+    heard.known[started].version = 1  # as if the news of "Ann: R3" were still on its way
+    with statements(app) as seen:
+        answer = poll(tabletop, started, **query)
+    assert answer.status == 204  # as the database has it
+    assert len(seen) == 1 and "FROM match" in seen[0], seen
+
+
 def test_sqlite_has_no_listener(tmp_path: Any) -> None:
     engine = sa.create_engine(f"sqlite:///{tmp_path}/x.db")
     assert versions.listener(engine) is None
@@ -177,9 +219,8 @@ def test_what_was_heard_never_refuses_a_phone(app: Flask, started: str) -> None:
     with app.app_context():
         heard = versions.listener(db.engine)
         assert heard is not None
-        known = heard.recall(started)
-    assert known is not None
-    known.viewer_token = "as-heard-before-new-links"
+        assert heard.recall(started) is not None
+    heard.known[started].viewer_token = "as-heard-before-new-links"
     with statements(app) as seen:
         assert poll(viewer, started, **query).status == 204
     assert len(seen) == 1 and "FROM match" in seen[0]

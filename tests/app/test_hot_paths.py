@@ -1,8 +1,9 @@
 """The two requests a table makes most: a poll and a recorded play. What they cost.
 
 Counted in SQL statements, not timed (bench/load.py times them): an unchanged poll is
-one read and sends no new cookie; a recorded play is one read of the match and one
-write (one statement on PostgreSQL), whatever the match's length.
+at most one read and sends no new cookie; a recorded play on a game this process has
+cached is one write and no read (one statement on PostgreSQL), whatever the match's
+length.
 """
 
 from __future__ import annotations

@@ -118,6 +118,26 @@ def test_a_form_resubmitted_after_its_line_was_undone_records_nothing(
     assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
 
 
+def test_forms_from_before_an_undo_and_a_new_line_elsewhere_do_nothing(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """The version came back to what my screen shows, but not the line: my undo would
+    take back a play I never saw, my play would follow one I never saw."""
+    from tests.app.helpers import phone, share_tokens
+
+    mine = tabletop.play_lines(started, "Ann: R3")
+    (undo_form,) = mine.forms("/undo")
+    undo_data = undo_form.values(undo_form.buttons()[0])
+    other = phone(app, f"/j/{share_tokens(app, started)[0]}")
+    other.table(started)
+    assert other.undo(started).status == 303
+    assert other.line(started, "Ann", "R4").status == 303
+    assert tabletop.client.post(undo_form.action, data=undo_data).status_code == 409
+    form, button = mine.form_with("R6")  # Bob's turn on my screen
+    assert tabletop.client.post(form.action, data=form.values(button)).status_code == 409
+    assert tabletop.logged(started) == ["start: R5", "Ann: R4"]
+
+
 def test_a_double_undo_undoes_once(tabletop: Tabletop, started: str) -> None:
     tabletop.play_lines(started, "Ann: R3", "Bob: R4")
     page = tabletop.page(started)
