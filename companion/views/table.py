@@ -166,7 +166,7 @@ def record(
         now = get_match(match_id, "editor")
         if not made_on(now, version, last):  # judged on a table that has moved on since
             return render_table(now, notice=str(store.StaleVersion(now.version)), status=409)
-        return render_table(match, error=error, status=422)
+        return render_table(now, error=error, status=422)
     return after_change(match_id)
 
 
