@@ -75,20 +75,21 @@ _AS_EXPECTED = (
     ),
 )
 
+# A new line's columns, and the parameters that fill them.
+_LINE_COLUMNS = ["match_id", "seq", "text", "form_key", "created_at"]
+_LINE_VALUES = (
+    _param("p_match_id", String),
+    _param("p_seq", Integer),
+    _param("p_text", String),
+    _param("p_form_key", String),
+    _param("p_now", DateTime),
+)
+
 # SQLite: the line, then the match row, in one transaction (the INSERT takes the write
 # lock, so the match can't move between the two).
 _INSERT_LINE = (
     insert(LINES)
-    .from_select(
-        ["match_id", "seq", "text", "form_key", "created_at"],
-        select(
-            _param("p_match_id", String),
-            _param("p_seq", Integer),
-            _param("p_text", String),
-            _param("p_form_key", String),
-            _param("p_now", DateTime),
-        ).where(exists().where(*_AS_EXPECTED)),
-    )
+    .from_select(_LINE_COLUMNS, select(*_LINE_VALUES).where(exists().where(*_AS_EXPECTED)))
     .returning(LINES.c.id)
 )
 
@@ -122,15 +123,7 @@ _MOVED = (
 _MOVE_AND_INSERT = (
     insert(LINES)
     .from_select(
-        ["id", "match_id", "seq", "text", "form_key", "created_at"],
-        select(
-            _MOVED.c.last_line_id,
-            _param("p_match_id", String),
-            _param("p_seq", Integer),
-            _param("p_text", String),
-            _param("p_form_key", String),
-            _param("p_now", DateTime),
-        ).select_from(_MOVED),
+        ["id", *_LINE_COLUMNS], select(_MOVED.c.last_line_id, *_LINE_VALUES).select_from(_MOVED)
     )
     .returning(LINES.c.id)
 )

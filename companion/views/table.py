@@ -107,18 +107,17 @@ def live(match_id: str) -> Response | tuple[str, int]:
     return render_table(store.snapshot(row))
 
 
-def made_on(match: Match | store.versions.Known, version: int, last: int | None) -> bool:
-    """Is the match the table a form was made on (its version, and last line if named)?"""
+def made_on(
+    match: Match | store.versions.Known | Row[Any], version: int | None, last: int | None
+) -> bool:
+    """Is the match the table a form or poller was made on (its version, and last line
+    if named: pages older than that field don't)?"""
     return match.version == version and last in (None, match.last_line_id)
 
 
 def _unchanged(match: Match | store.versions.Known | Row[Any]) -> bool:
-    """Does the poller show the table as it is? It names the version and last line."""
-    last = request.args.get("last", type=int)  # missing from pages older than it
-    return request.args.get("v", type=int) == match.version and last in (
-        None,
-        match.last_line_id,
-    )
+    """Does the poller show the table as it is?"""
+    return made_on(match, request.args.get("v", type=int), request.args.get("last", type=int))
 
 
 @bp.post("/<match_id>/line")

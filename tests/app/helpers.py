@@ -16,6 +16,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
@@ -350,6 +351,35 @@ class Played:
     page: Page
     refused_at: int | None = None
     posted: list[int] = field(default_factory=list)  # record line numbers sent as forms
+
+
+# ---------------------------------------------------------------- another process
+
+
+def a_line_from_elsewhere(app: Flask, match_id: str, text: str) -> None:
+    """A line recorded by another process, as a writer does it: the line and the match
+    row's version and last line, together, on a connection of its own."""
+    with app.app_context():
+        url = db.engine.url
+    other = sa.create_engine(url)
+    try:
+        with other.begin() as conn:
+            row = conn.execute(
+                sa.text("SELECT version FROM match WHERE id = :m"), {"m": match_id}
+            ).one()
+            new_id = conn.execute(
+                sa.text(
+                    "INSERT INTO match_line (match_id, seq, text, created_at) "
+                    "VALUES (:m, :s, :t, CURRENT_TIMESTAMP) RETURNING id"
+                ),
+                {"m": match_id, "s": row.version + 1, "t": text},
+            ).scalar()
+            conn.execute(
+                sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
+                {"v": row.version + 1, "i": new_id, "m": match_id},
+            )
+    finally:
+        other.dispose()
 
 
 # ---------------------------------------------------------------- the driver

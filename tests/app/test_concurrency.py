@@ -38,7 +38,16 @@ from companion.extensions import db
 from companion.models import MatchLine
 from engine import DealerLine, Game, PlayersLine, RulesLine, replay
 from engine.cli import check_text
-from tests.app.helpers import Form, Node, Page, Tabletop, parse_html, phone, share_tokens
+from tests.app.helpers import (
+    Form,
+    Node,
+    Page,
+    Tabletop,
+    a_line_from_elsewhere,
+    parse_html,
+    phone,
+    share_tokens,
+)
 from tests.databases import postgres_url, reset_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -552,20 +561,7 @@ def test_a_clash_at_insert_never_leaves_the_cached_game_ahead_of_the_database(
     def another_phone_first(engine, **line):  # type: ignore[no-untyped-def]
         if not raced:  # the other phone's line goes in just before ours
             raced.append(True)
-            other = sa.create_engine(str(db.engine.url))
-            with other.begin() as conn:
-                new_id = conn.execute(
-                    sa.text(
-                        "INSERT INTO match_line (match_id, seq, text, created_at) "
-                        "VALUES (:m, :s, 'Ann: R4', CURRENT_TIMESTAMP) RETURNING id"
-                    ),
-                    {"m": line["match_id"], "s": line["version"] + 1},
-                ).scalar()
-                conn.execute(
-                    sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
-                    {"v": line["version"] + 1, "i": new_id, "m": line["match_id"]},
-                )
-            other.dispose()
+            a_line_from_elsewhere(app, line["match_id"], "Ann: R4")
         return original(engine, **line)
 
     monkeypatch.setattr(statements, "add_line", another_phone_first)
@@ -591,20 +587,7 @@ def test_an_undo_racing_a_new_line_leaves_no_gap(
 
     def another_phone_first(match, version, key, last=None):  # type: ignore[no-untyped-def]
         entry = original(match, version, key, last)
-        other = sa.create_engine(str(db.engine.url))
-        with other.begin() as conn:
-            new_id = conn.execute(
-                sa.text(
-                    "INSERT INTO match_line (match_id, seq, text, created_at) "
-                    "VALUES (:m, :s, 'Bob: R4', CURRENT_TIMESTAMP) RETURNING id"
-                ),
-                {"m": match.id, "s": version + 1},
-            ).scalar()
-            conn.execute(
-                sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
-                {"v": version + 1, "i": new_id, "m": match.id},
-            )
-        other.dispose()
+        a_line_from_elsewhere(app, match.id, "Bob: R4")
         return entry
 
     monkeypatch.setattr(store, "_entry_at", another_phone_first)

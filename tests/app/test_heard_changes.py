@@ -16,7 +16,7 @@ from flask import Flask
 
 from companion import versions
 from companion.extensions import db
-from tests.app.helpers import Page, Tabletop, phone, share_tokens
+from tests.app.helpers import Page, Tabletop, a_line_from_elsewhere, phone, share_tokens
 from tests.app.test_live import poll, poller_query, statements
 from tests.databases import postgres_url
 
@@ -45,24 +45,6 @@ def poll_until(who: Tabletop, match_id: str, status: int, **query: Any) -> Page:
         if answer.status == status or time.monotonic() > deadline:
             return answer
         time.sleep(0.02)
-
-
-def a_line_from_elsewhere(app: Flask, match_id: str, text: str) -> None:
-    for conn in another_process(app):
-        row = conn.execute(
-            sa.text("SELECT version, last_line_id FROM match WHERE id = :m"), {"m": match_id}
-        ).one()
-        new_id = conn.execute(
-            sa.text(
-                "INSERT INTO match_line (match_id, seq, text, created_at) "
-                "VALUES (:m, :s, :t, CURRENT_TIMESTAMP) RETURNING id"
-            ),
-            {"m": match_id, "s": row.version + 1, "t": text},
-        ).scalar()
-        conn.execute(
-            sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
-            {"v": row.version + 1, "i": new_id, "m": match_id},
-        )
 
 
 @on_postgres
