@@ -6,7 +6,8 @@ keyed by match id and checked against the match row's version (last sequence
 number) and last line's row id before use: lines are only ever appended or
 undone from the end and row ids are never reused, so that pair names the whole
 log. A stale or missing entry is brought up to date with the new lines only,
-or rebuilt.
+or rebuilt. On PostgreSQL the news of a line added elsewhere carries the line
+(versions.py): the games are kept current with it, without reading anything.
 
 Recording a play and polling are the hot paths: they run prepared Core
 statements (statements.py) on connections of their own (direct_engine), not the
@@ -177,8 +178,33 @@ def _lines(match_id: str, first: int, last: int) -> list[tuple[int, int, str]]:
     return [(row[0], row[1], row[2]) for row in rows]
 
 
+def _catch_up() -> None:
+    """Apply to the cached games the lines heard added by other processes (call with the
+    lock held). A line is applied only to a game that ends where it follows: the
+    version and last line's id name the whole log, so that game is then the match as
+    it was at that line's commit, whatever came before or after."""
+    heard = _listener()
+    if heard is None:
+        return
+    for added in heard.added_lines():
+        entry = _cache.get(added.match_id)
+        if (
+            entry is None
+            or entry.version != added.version - 1
+            or (entry.ids[-1] if entry.ids else 0) != added.previous
+        ):
+            continue  # not cached here, already applied (this process's own), or not next
+        try:
+            entry.game.apply(added.text)
+        except EngineError:  # can't happen to a line the database took: start afresh
+            del _cache[added.match_id]
+            continue
+        entry.ids.append(added.line_id)
+
+
 def _cached(match: Match) -> Cached:
     """The match's game as of the match row (call with the lock held)."""
+    _catch_up()
     version, last_id = match.version, match.last_line_id
     entry = _cache.get(match.id)
     if entry is not None:
@@ -326,6 +352,7 @@ def append_cached(
     `last`: the last line's id the form was made on, when it names it.
     """
     with _lock:
+        _catch_up()
         entry = _cache.get(match_id)
         if entry is None or not _at(entry, version, last):
             return None

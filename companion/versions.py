@@ -1,8 +1,10 @@
 """Unchanged polls without a query, from PostgreSQL's notifications.
 
-A trigger (migration a1c0ffee0004) announces on the channel `companion_match`, at the
-commit of every change to a match row's version or last line, "<id> <version>
-<last line id>", and "<id> gone" when its links are renewed or it is deleted. Each
+A trigger (migrations a1c0ffee0004-5) announces on the channel `companion_match`, at
+the commit of every change to a match row's version or last line, "<id> <version>
+<last line id>", and "<id> gone" when its links are renewed or it is deleted. A line
+added is announced with the line: "<id> <version> <last line id> <previous last line
+id> <text>"; those are kept (`added`) for the process's cached games (store.py). Each
 process listens on a connection of its own and remembers, for the matches it has read,
 their share tokens and their latest version and last line. A poll first takes in what
 has arrived (a read of that connection's socket: no round trip) and, when the match is
@@ -31,7 +33,7 @@ import contextlib
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -41,6 +43,7 @@ CHANNEL = "companion_match"
 RETRY = 5.0  # seconds before listening again after a failure
 FRESH = 10.0  # seconds a row read is trusted with what was heard since
 REMEMBERED = 20_000  # matches, least recently polled forgotten first
+ADDED = 10_000  # lines heard and not yet taken by the games, oldest dropped first
 
 
 @dataclass
@@ -60,6 +63,17 @@ class Known:
         return self.row | {"version": self.version, "last_line_id": self.last_line_id}
 
 
+@dataclass(frozen=True)
+class AddedLine:
+    """A line added to a match, as heard: it follows the line `previous` (0: none)."""
+
+    match_id: str
+    version: int  # its sequence number
+    line_id: int
+    previous: int
+    text: str
+
+
 class Listener:
     """One process's listening connection and what it has learnt."""
 
@@ -69,6 +83,8 @@ class Listener:
         self.failed_at = 0.0
         self.known: OrderedDict[str, Known] = OrderedDict()
         self.arrived = 0  # notifications taken in so far
+        # Each names the log it follows, so any of them may be dropped or taken late.
+        self.added: deque[AddedLine] = deque(maxlen=ADDED)
         self.lock = threading.Lock()
 
     # -- the connection
@@ -121,14 +137,18 @@ class Listener:
 
     def _apply(self, payload: str) -> None:
         match_id, _, rest = payload.partition(" ")
-        known = self.known.get(match_id)
-        if known is None:
-            return
-        parts = rest.split()
-        if len(parts) == 2 and all(part.isdigit() for part in parts):
-            known.version, known.last_line_id = int(parts[0]), int(parts[1])
+        parts = rest.split(" ", 3)
+        if len(parts) in (2, 4) and all(part.isdigit() for part in parts[:3]):
+            version, last_line_id = int(parts[0]), int(parts[1])
+            if len(parts) == 4:
+                self.added.append(
+                    AddedLine(match_id, version, last_line_id, int(parts[2]), parts[3])
+                )
+            known = self.known.get(match_id)
+            if known is not None:
+                known.version, known.last_line_id = version, last_line_id
         else:  # "gone" (new links, or no match any more), or nothing it understands
-            del self.known[match_id]
+            self.known.pop(match_id, None)
 
     # -- what the app asks
 
@@ -142,6 +162,14 @@ class Listener:
                 return None
             self.known.move_to_end(match_id)
             return replace(known)
+
+    def added_lines(self) -> list[AddedLine]:
+        """The lines heard added since the last call, oldest first."""
+        with self.lock:
+            self._take_in()
+            taken = list(self.added)
+            self.added.clear()
+            return taken
 
     def mark(self) -> int:
         """Call before reading a match row to remember (see `learn`): from then on,
@@ -188,19 +216,29 @@ class Listener:
 
 _listeners: dict[tuple[int, str], Listener] = {}
 _listeners_lock = threading.Lock()
+# The same engine's listener again without rendering its URL (asked several times a
+# request): engine id -> (the engine, which keeps the id from being reused; pid; listener).
+_by_engine: dict[int, tuple[Engine, int, Listener]] = {}
 
 
 def listener(engine: Engine) -> Listener | None:
     """This process's listener for the engine's database (None: not PostgreSQL)."""
     if engine.dialect.name != "postgresql":
         return None
-    key = (os.getpid(), engine.url.render_as_string(hide_password=False))
+    pid = os.getpid()
+    seen = _by_engine.get(id(engine))
+    if seen is not None and seen[0] is engine and seen[1] == pid:
+        return seen[2]
+    key = (pid, engine.url.render_as_string(hide_password=False))
     with _listeners_lock:
         found = _listeners.get(key)
         if found is None:
             # After a fork the parent's listeners are left alone: their connections are
             # the parent's.
             found = _listeners[key] = Listener(engine)
+        if len(_by_engine) > 100:  # test runs make an engine per app
+            _by_engine.clear()
+        _by_engine[id(engine)] = (engine, pid, found)
         return found
 
 

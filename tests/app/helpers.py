@@ -356,9 +356,9 @@ class Played:
 # ---------------------------------------------------------------- another process
 
 
-def a_line_from_elsewhere(app: Flask, match_id: str, text: str) -> None:
+def a_line_from_elsewhere(app: Flask, match_id: str, text: str) -> int:
     """A line recorded by another process, as a writer does it: the line and the match
-    row's version and last line, together, on a connection of its own."""
+    row's version and last line, together, on a connection of its own. Its row id."""
     with app.app_context():
         url = db.engine.url
     other = sa.create_engine(url)
@@ -380,6 +380,7 @@ def a_line_from_elsewhere(app: Flask, match_id: str, text: str) -> None:
             )
     finally:
         other.dispose()
+    return int(new_id)
 
 
 # ---------------------------------------------------------------- the driver

@@ -7,15 +7,19 @@ SQLite pass has no notifications to hear); the memory's own rules are checked on
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 import pytest
 import sqlalchemy as sa
 from flask import Flask
+from flask_migrate import downgrade, upgrade
 
-from companion import versions
+from companion import store, versions
 from companion.extensions import db
+from engine import Game
 from tests.app.helpers import Page, Tabletop, a_line_from_elsewhere, phone, share_tokens
 from tests.app.test_live import poll, poller_query, statements
 from tests.databases import postgres_url
@@ -47,6 +51,17 @@ def poll_until(who: Tabletop, match_id: str, status: int, **query: Any) -> Page:
         time.sleep(0.02)
 
 
+def heard_at(app: Flask, match_id: str, version: int) -> None:
+    """Wait until this process has heard the match reach `version` (milliseconds)."""
+    with app.app_context():
+        heard = versions.listener(db.engine)
+    assert heard is not None
+    deadline = time.monotonic() + 5
+    while (known := heard.recall(match_id)) is None or known.version != version:
+        assert time.monotonic() < deadline, f"never heard {match_id} at {version}"
+        time.sleep(0.01)
+
+
 @on_postgres
 def test_a_line_recorded_by_another_process_is_heard(
     app: Flask, tabletop: Tabletop, started: str
@@ -57,17 +72,12 @@ def test_a_line_recorded_by_another_process_is_heard(
         assert poll(tabletop, started, **query).status == 204
     assert seen == []  # from memory
     a_line_from_elsewhere(app, started, "Ann: R3")
-    with app.app_context():
-        heard = versions.listener(db.engine)
-        assert heard is not None
-        deadline = time.monotonic() + 5
-        while heard.recall(started).version != 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
+    heard_at(app, started, 2)
     with statements(app) as seen:
         fresh = poll(tabletop, started, **query)
     assert fresh.status == 200 and fresh.version == 2 and fresh.turn == "Bob"
-    # The match row as heard, and only the new line read.
-    assert len(seen) == 1 and "match_line" in seen[0], seen
+    # The match row as heard, and the new line as heard with it: nothing read.
+    assert seen == []
     with statements(app) as seen:
         assert poll(tabletop, started, **poller_query(fresh)).status == 204
     assert seen == []
@@ -113,6 +123,64 @@ def test_a_lost_listening_connection_forgets_everything(
     assert seen and heard.known == {}
 
 
+@on_postgres
+def test_a_play_after_a_line_from_another_process_is_one_statement(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """The news brought the line: the game here is current, the next play is judged on it
+    and written in one round trip, with nothing read first."""
+    tabletop.table(started)  # this process has the game
+    a_line_from_elsewhere(app, started, "Ann: R3")
+    heard_at(app, started, 2)
+    with statements(app) as seen:
+        page = tabletop.table(started)
+    assert len(seen) == 1 and "match_line" not in seen[0], seen  # the row, not the line
+    form, button = page.form_with("R4")
+    with statements(app) as seen:
+        answer = tabletop.client.post(form.action, data=form.values(button))
+    assert answer.status_code == 303
+    assert [s.lstrip().split()[0] for s in seen] == ["WITH"], seen
+    assert tabletop.logged(started) == ["start: R5", "Ann: R3", "Bob: R4"]
+
+
+@on_postgres
+def test_a_line_too_long_to_announce_is_read(app: Flask, tabletop: Tabletop, started: str) -> None:
+    """A notification holds under 8000 bytes: a longer line is announced without itself."""
+    query = poller_query(tabletop.table(started))
+    a_line_from_elsewhere(app, started, "Ann: R3 # " + "x" * 8000)
+    heard_at(app, started, 2)
+    with statements(app) as seen:
+        fresh = poll(tabletop, started, **query)
+    assert fresh.status == 200 and fresh.turn == "Bob"
+    assert len(seen) == 1 and "match_line" in seen[0], seen
+
+
+@on_postgres
+def test_the_trigger_announces_a_line_with_its_text_and_without_it_once_downgraded(
+    app: Flask, started: str
+) -> None:
+    """What versions.Listener parses, as the migrations' trigger sends it."""
+    with app.app_context():
+        url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        first = db.session.execute(
+            sa.text("SELECT last_line_id FROM match WHERE id = :m"), {"m": started}
+        ).scalar()
+        db.session.remove()
+    with psycopg.connect(url, autocommit=True) as listening:
+        listening.execute("LISTEN companion_match")
+        added = a_line_from_elsewhere(app, started, "Ann: R3 # a note")
+        with app.app_context():
+            downgrade(revision="a1c0ffee0004")
+        older = a_line_from_elsewhere(app, started, "Bob: R4")
+        with app.app_context():
+            upgrade()
+        heard = [note.payload for note in listening.notifies(timeout=5, stop_after=2)]
+    assert heard == [
+        f"{started} 2 {added} {first} Ann: R3 # a note",
+        f"{started} 3 {older}",
+    ]
+
+
 class Quiet:
     """A listening connection on which nothing arrives."""
 
@@ -142,6 +210,56 @@ def test_a_read_is_not_remembered_over_news_that_came_while_it_ran() -> None:
     assert "m9" not in heard.known
     heard._apply("m1 gone")
     assert heard.known == {}
+
+
+def test_the_news_of_a_line_added_carries_the_line() -> None:
+    heard = versions.Listener(engine=None)  # type: ignore[arg-type]
+    heard.connection = Quiet()
+    heard.learn(heard.mark(), versions.Known("m1", "e", "v", 3, 30))
+    heard._apply("m1 4 41 30 Ann: R3 # a comment, spaces and all")
+    heard._apply("m2 1 7 0 start: R5")  # a match it never read: its games may want it
+    heard._apply("m1 3 30")  # an undo: no line
+    assert (heard.known["m1"].version, heard.known["m1"].last_line_id) == (3, 30)
+    assert heard.added_lines() == [
+        versions.AddedLine("m1", 4, 41, 30, "Ann: R3 # a comment, spaces and all"),
+        versions.AddedLine("m2", 1, 7, 0, "start: R5"),
+    ]
+    assert heard.added_lines() == []  # taken
+
+
+def test_a_line_heard_is_applied_only_to_a_game_that_ends_where_it_follows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    heard = versions.Listener(engine=None)  # type: ignore[arg-type]
+    heard.connection = Quiet()
+    monkeypatch.setattr(store, "_listener", lambda: heard)
+    monkeypatch.setattr(store, "_cache", OrderedDict())
+
+    def cached(match_id: str, *lines: tuple[int, str]) -> store.Cached:
+        entry = store.Cached(Game(["Ann", "Bob", "Cy"], dealer="Cy"))
+        store._extend(entry, [(row_id, seq, text) for seq, (row_id, text) in enumerate(lines, 1)])
+        store._cache[match_id] = entry
+        return entry
+
+    follows = cached("m1", (11, "start: R5"))
+    elsewhere = cached("m2", (21, "start: R5"))
+    own = cached("m3", (31, "start: R5"), (32, "Ann: R3"))
+    for news in (
+        "m1 2 12 11 Ann: R3",
+        "m1 3 13 12 Bob: R4",  # follows the one before it
+        "m2 2 23 99 Ann: R3",  # follows a line this game doesn't end with
+        "m3 2 32 31 Ann: R3",  # this process's own line: applied when it was written
+        "m4 1 41 0 start: R5",  # a match with no game here
+    ):
+        heard._apply(news)
+    with store._lock:
+        store._catch_up()
+    assert (follows.ids, follows.game.record().splitlines()[-2:]) == (
+        [11, 12, 13],
+        ["Ann: R3", "Bob: R4"],
+    )
+    assert elsewhere.ids == [21] and own.ids == [31, 32]
+    assert set(store._cache) == {"m1", "m2", "m3"}
 
 
 def test_nothing_is_answered_from_memory_long_after_a_read(
@@ -212,8 +330,6 @@ def test_what_was_heard_never_refuses_a_phone(app: Flask, started: str) -> None:
 def test_a_play_on_a_game_this_process_lost_reads_only_the_lines(
     app: Flask, tabletop: Tabletop, started: str
 ) -> None:
-    from companion import store
-
     tabletop.play_lines(started, "Ann: R3")
     page = tabletop.table(started)
     store._cache.pop(started)  # as in a process that never built this game
