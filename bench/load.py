@@ -1204,7 +1204,12 @@ def main() -> int:
         "scripts/test-postgres.sh but in a folder of its own, so a test run at the same "
         "time can't stop it; 'script' runs scripts/test-postgres.sh start/stop",
     )
-    parser.add_argument("--workers", type=int, default=4, help="WEB_CONCURRENCY (4)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=max(2, os.cpu_count() or 1),
+        help="WEB_CONCURRENCY (gunicorn.conf.py's default: one per core, at least 2)",
+    )
     parser.add_argument("--threads", type=int, default=0, help="GUNICORN_THREADS (conf default)")
     parser.add_argument("--phones", type=int, default=4, help="polling phones per table (4)")
     parser.add_argument("--poll", type=float, default=1.5, help="seconds between polls (1.5)")
