@@ -79,12 +79,16 @@ class Cached:
 
 
 _cache: OrderedDict[str, Cached] = OrderedDict()
+# Lines heard added to cached games by other processes, not yet applied (_catch_up).
+_heard: dict[str, list[versions.AddedLine]] = {}
+HEARD_LINES = 1_000  # a game this far behind is read again when asked for
 _lock = threading.RLock()
 
 
 def clear_cache() -> None:
     with _lock:
         _cache.clear()
+        _heard.clear()
     versions.forget_everything()
 
 
@@ -178,33 +182,60 @@ def _lines(match_id: str, first: int, last: int) -> list[tuple[int, int, str]]:
     return [(row[0], row[1], row[2]) for row in rows]
 
 
-def _catch_up() -> None:
-    """Apply to the cached games the lines heard added by other processes (call with the
-    lock held). A line is applied only to a game that ends where it follows: the
-    version and last line's id name the whole log, so that game is then the match as
-    it was at that line's commit, whatever came before or after."""
+def _catch_up(match_id: str) -> None:
+    """Apply to the match's cached game the lines heard added by other processes (call
+    with the lock held).
+
+    A line is applied only to a game that ends where it follows: the version and last
+    line's id name the whole log, so that game is then the match as it was at that
+    line's commit, whatever came before or after. Lines heard for the other cached
+    games wait until those are asked for: a game is changed only by a request for it.
+    """
     heard = _listener()
     if heard is None:
         return
     for added in heard.added_lines():
-        entry = _cache.get(added.match_id)
+        if added.match_id in _cache:
+            waiting = _heard.setdefault(added.match_id, [])
+            waiting.append(added)
+            if len(waiting) > HEARD_LINES:  # long unasked for here: read it when asked
+                _drop(added.match_id)
+    applied = False
+    for added in _heard.pop(match_id, []):
+        entry = _cache.get(match_id)
         if (
             entry is None
             or entry.version != added.version - 1
             or (entry.ids[-1] if entry.ids else 0) != added.previous
         ):
-            continue  # not cached here, already applied (this process's own), or not next
+            continue  # already applied (this process's own line), or not next
         try:
             entry.game.apply(added.text)
-        except EngineError:  # can't happen to a line the database took: start afresh
-            del _cache[added.match_id]
+        except Exception:  # not for a line the database took: start afresh
+            _drop(match_id)
             continue
         entry.ids.append(added.line_id)
+        applied = True
+    if applied and match_id in _cache:
+        _cache.move_to_end(match_id)
+        _evict()
+
+
+def _drop(match_id: str) -> None:
+    """Forget the match's game, and the lines heard for it."""
+    _cache.pop(match_id, None)
+    _heard.pop(match_id, None)
+
+
+def _evict() -> None:
+    """Forget the least recently used games beyond CACHE_LINES (keep the last one)."""
+    while len(_cache) > 1 and sum(len(e.game) for e in _cache.values()) > CACHE_LINES:
+        _heard.pop(_cache.popitem(last=False)[0], None)
 
 
 def _cached(match: Match) -> Cached:
     """The match's game as of the match row (call with the lock held)."""
-    _catch_up()
+    _catch_up(match.id)
     version, last_id = match.version, match.last_line_id
     entry = _cache.get(match.id)
     if entry is not None:
@@ -225,8 +256,7 @@ def _cached(match: Match) -> Cached:
     entry = Cached(header_game(match))
     _extend(entry, _lines(match.id, 1, version) if version else [])
     _cache[match.id] = entry
-    while len(_cache) > 1 and sum(len(e.game) for e in _cache.values()) > CACHE_LINES:
-        _cache.popitem(last=False)
+    _evict()
     return entry
 
 
@@ -299,13 +329,13 @@ def _writing(match: Match, key: str | None) -> Iterator[None]:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        _cache.pop(match.id, None)
+        _drop(match.id)
         if _key_used(match.id, key):
             raise AlreadyDone() from None
         raise StaleVersion(_current_version(match.id)) from None
     except BaseException:
         db.session.rollback()
-        _cache.pop(match.id, None)
+        _drop(match.id)
         raise
 
 
@@ -352,7 +382,7 @@ def append_cached(
     `last`: the last line's id the form was made on, when it names it.
     """
     with _lock:
-        _catch_up()
+        _catch_up(match_id)
         entry = _cache.get(match_id)
         if entry is None or not _at(entry, version, last):
             return None
@@ -417,10 +447,10 @@ def _write(
             now=summary["updated_at"],
         )
     except IntegrityError:  # another line took the place first
-        _cache.pop(match_id, None)  # it shows a line the database doesn't have
+        _drop(match_id)  # it shows a line the database doesn't have
         return None
     except BaseException:
-        _cache.pop(match_id, None)
+        _drop(match_id)
         raise
     if row_id is None:
         entry.game.undo()

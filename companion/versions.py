@@ -74,6 +74,10 @@ class AddedLine:
     text: str
 
 
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdecimal()
+
+
 class Listener:
     """One process's listening connection and what it has learnt."""
 
@@ -138,7 +142,7 @@ class Listener:
     def _apply(self, payload: str) -> None:
         match_id, _, rest = payload.partition(" ")
         parts = rest.split(" ", 3)
-        if len(parts) in (2, 4) and all(part.isdigit() for part in parts[:3]):
+        if len(parts) in (2, 4) and all(_is_number(part) for part in parts[:3]):
             version, last_line_id = int(parts[0]), int(parts[1])
             if len(parts) == 4:
                 self.added.append(

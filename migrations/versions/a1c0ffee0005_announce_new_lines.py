@@ -41,7 +41,7 @@ BEGIN
             SELECT text INTO added FROM match_line
                 WHERE id = NEW.last_line_id AND match_id = NEW.id AND seq = NEW.version;
             IF added IS NOT NULL AND octet_length(added) < 7000 THEN
-                news := news || ' ' || OLD.last_line_id || ' ' || added;
+                news := news || ' ' || COALESCE(OLD.last_line_id, 0) || ' ' || added;
             END IF;
         END IF;
         PERFORM pg_notify('companion_match', news);

@@ -171,14 +171,37 @@ def test_the_trigger_announces_a_line_with_its_text_and_without_it_once_downgrad
         added = a_line_from_elsewhere(app, started, "Ann: R3 # a note")
         with app.app_context():
             downgrade(revision="a1c0ffee0004")
-        older = a_line_from_elsewhere(app, started, "Bob: R4")
-        with app.app_context():
-            upgrade()
+        try:
+            older = a_line_from_elsewhere(app, started, "Bob: R4")
+        finally:
+            with app.app_context():
+                upgrade()
         heard = [note.payload for note in listening.notifies(timeout=5, stop_after=2)]
     assert heard == [
         f"{started} 2 {added} {first} Ann: R3 # a note",
         f"{started} 3 {older}",
     ]
+
+
+@on_postgres
+def test_a_play_recorded_here_is_announced_with_its_text(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """The app's own writer (one WITH ... UPDATE ... INSERT statement): the trigger sees
+    the line its statement inserted."""
+    with app.app_context():
+        url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(url, autocommit=True) as listening:
+        listening.execute("LISTEN companion_match")
+        tabletop.play_lines(started, "Ann: R3")
+        heard = [note.payload for note in listening.notifies(timeout=5, stop_after=1)]
+    with app.app_context():
+        rows = db.session.execute(
+            sa.text("SELECT id FROM match_line WHERE match_id = :m ORDER BY seq"), {"m": started}
+        ).scalars()
+        first, added = list(rows)
+        db.session.remove()
+    assert heard == [f"{started} 2 {added} {first} Ann: R3"]
 
 
 class Quiet:
@@ -218,6 +241,7 @@ def test_the_news_of_a_line_added_carries_the_line() -> None:
     heard.learn(heard.mark(), versions.Known("m1", "e", "v", 3, 30))
     heard._apply("m1 4 41 30 Ann: R3 # a comment, spaces and all")
     heard._apply("m2 1 7 0 start: R5")  # a match it never read: its games may want it
+    heard._apply("m2 2 8 \u00b2 Ann: R3")  # not a number (isdigit says it is): not a line
     heard._apply("m1 3 30")  # an undo: no line
     assert (heard.known["m1"].version, heard.known["m1"].last_line_id) == (3, 30)
     assert heard.added_lines() == [
@@ -227,20 +251,34 @@ def test_the_news_of_a_line_added_carries_the_line() -> None:
     assert heard.added_lines() == []  # taken
 
 
-def test_a_line_heard_is_applied_only_to_a_game_that_ends_where_it_follows(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def heard_here(monkeypatch: pytest.MonkeyPatch) -> versions.Listener:
+    """A process's listener on which nothing arrives but what a test applies, and an
+    empty game cache."""
     heard = versions.Listener(engine=None)  # type: ignore[arg-type]
     heard.connection = Quiet()
     monkeypatch.setattr(store, "_listener", lambda: heard)
     monkeypatch.setattr(store, "_cache", OrderedDict())
+    monkeypatch.setattr(store, "_heard", {})
+    return heard
 
-    def cached(match_id: str, *lines: tuple[int, str]) -> store.Cached:
-        entry = store.Cached(Game(["Ann", "Bob", "Cy"], dealer="Cy"))
-        store._extend(entry, [(row_id, seq, text) for seq, (row_id, text) in enumerate(lines, 1)])
-        store._cache[match_id] = entry
-        return entry
 
+def cached(match_id: str, *lines: tuple[int, str]) -> store.Cached:
+    """A game of Ann, Bob and Cy in the process's cache: (row id, text) per line."""
+    entry = store.Cached(Game(["Ann", "Bob", "Cy"], dealer="Cy"))
+    store._extend(entry, [(row_id, seq, text) for seq, (row_id, text) in enumerate(lines, 1)])
+    store._cache[match_id] = entry
+    return entry
+
+
+def catch_up(match_id: str) -> None:
+    with store._lock:
+        store._catch_up(match_id)
+
+
+def test_a_line_heard_is_applied_only_to_a_game_that_ends_where_it_follows(
+    heard_here: versions.Listener,
+) -> None:
     follows = cached("m1", (11, "start: R5"))
     elsewhere = cached("m2", (21, "start: R5"))
     own = cached("m3", (31, "start: R5"), (32, "Ann: R3"))
@@ -251,15 +289,47 @@ def test_a_line_heard_is_applied_only_to_a_game_that_ends_where_it_follows(
         "m3 2 32 31 Ann: R3",  # this process's own line: applied when it was written
         "m4 1 41 0 start: R5",  # a match with no game here
     ):
-        heard._apply(news)
-    with store._lock:
-        store._catch_up()
+        heard_here._apply(news)
+    for match_id in ("m1", "m2", "m3", "m4"):
+        catch_up(match_id)
     assert (follows.ids, follows.game.record().splitlines()[-2:]) == (
         [11, 12, 13],
         ["Ann: R3", "Bob: R4"],
     )
     assert elsewhere.ids == [21] and own.ids == [31, 32]
-    assert set(store._cache) == {"m1", "m2", "m3"}
+    assert set(store._cache) == {"m1", "m2", "m3"} and store._heard == {}
+
+
+def test_a_game_is_changed_only_by_a_request_for_it(heard_here: versions.Listener) -> None:
+    """With threads, another request may be showing a game: only asking for a match
+    applies what was heard of it."""
+    first = cached("m1", (11, "start: R5"))
+    second = cached("m2", (21, "start: R5"))
+    heard_here._apply("m2 2 22 21 Ann: R3")
+    catch_up("m1")
+    assert second.ids == [21] and first.ids == [11]
+    catch_up("m2")
+    assert second.ids == [21, 22]
+
+
+def test_a_line_heard_that_the_game_refuses_drops_the_game(
+    heard_here: versions.Listener,
+) -> None:
+    cached("m1", (11, "start: R5"))
+    heard_here._apply("m1 2 12 11 Zed: R3")  # no such player: not a line it was written from
+    catch_up("m1")
+    assert "m1" not in store._cache  # read again from the database when asked for
+
+
+def test_a_game_long_unasked_for_is_read_again(
+    heard_here: versions.Listener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "HEARD_LINES", 2)
+    cached("m1", (11, "start: R5"))
+    for news in ("m1 2 12 11 Ann: R3", "m1 3 13 12 Bob: R4", "m1 4 14 13 Cy: R6"):
+        heard_here._apply(news)
+    catch_up("m2")  # lines heard for m1 wait for it, up to HEARD_LINES
+    assert "m1" not in store._cache and store._heard == {}
 
 
 def test_nothing_is_answered_from_memory_long_after_a_read(
