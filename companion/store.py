@@ -189,7 +189,9 @@ def _catch_up(match_id: str) -> None:
     A line is applied only to a game that ends where it follows: the version and last
     line's id name the whole log, so that game is then the match as it was at that
     line's commit, whatever came before or after. Lines heard for the other cached
-    games wait until those are asked for: a game is changed only by a request for it.
+    games wait until those are asked for: a game is changed only by a request for it,
+    and grows no more than reading its new lines would make it (the cache's bound is
+    kept when a game is built, as before).
     """
     heard = _listener()
     if heard is None:
@@ -200,7 +202,6 @@ def _catch_up(match_id: str) -> None:
             waiting.append(added)
             if len(waiting) > HEARD_LINES:  # long unasked for here: read it when asked
                 _drop(added.match_id)
-    applied = False
     for added in _heard.pop(match_id, []):
         entry = _cache.get(match_id)
         if (
@@ -215,10 +216,6 @@ def _catch_up(match_id: str) -> None:
             _drop(match_id)
             continue
         entry.ids.append(added.line_id)
-        applied = True
-    if applied and match_id in _cache:
-        _cache.move_to_end(match_id)
-        _evict()
 
 
 def _drop(match_id: str) -> None:
