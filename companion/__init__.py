@@ -55,8 +55,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # No ping before each use (a round trip on every request): when a database
         # server restarts, the first request on a dead connection answers 503 and
         # SQLAlchemy drops the whole pool, so the next one reconnects.
-        sqlite = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {} if sqlite else {"pool_recycle": 3600}
+        uri = app.config["SQLALCHEMY_DATABASE_URI"]
+        options: dict[str, Any] = {}
+        if not uri.startswith("sqlite"):
+            options["pool_recycle"] = 3600
+            if "connect_timeout" not in uri:
+                # A database host that doesn't answer at all: a 503 after 5 s, rather
+                # than a worker stuck in connect() until gunicorn kills it.
+                options["connect_args"] = {"connect_timeout": 5}
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         # The hot paths' engine (store.direct_engine): connections that autocommit for
         # good, so a read or a one-statement write is one round trip, with nothing to

@@ -101,3 +101,26 @@ def test_the_table_page_weighs_under_60_kb_over_gzip(tabletop: Tabletop, started
         assert response.status_code == 200
         total += len(response.data)
     assert total <= 60 * 1024, total
+
+
+@pytest.mark.parametrize(
+    ("url", "connect_args"),
+    [
+        ("postgresql+psycopg://u@db.invalid/c", {"connect_timeout": 5}),
+        ("postgresql+psycopg://u@db.invalid/c?connect_timeout=2", None),  # the URL's own
+        ("sqlite:///x.db", None),
+    ],
+)
+def test_a_database_host_that_never_answers_is_given_up_on(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    url: str,
+    connect_args: dict[str, int] | None,
+) -> None:
+    """Connecting gives up after a few seconds (a 503), not minutes of a stuck worker."""
+    from companion import create_app
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
+    assert app.config["SQLALCHEMY_ENGINE_OPTIONS"].get("connect_args") == connect_args
