@@ -274,9 +274,23 @@ class Table:
 
 
 def load(match: Match) -> Table:
+    """The match's game, brought up to the match row. It is the cached game itself: to
+    read it while other threads may record or catch up, use `reading`."""
     with _lock:
         entry = _cached(match)
         return Table(match, entry.game, entry.version, entry.ids[-1] if entry.ids else 0)
+
+
+@contextmanager
+def reading(match: Match) -> Iterator[Table]:
+    """The match's game, held still while the block reads it (a page, a record).
+
+    With several threads in a process (GUNICORN_THREADS), another request may record a
+    line or take in heard ones on this very game; holding the lock costs little, as
+    Python runs one thread's code at a time anyway.
+    """
+    with _lock:
+        yield load(match)
 
 
 # ---------------------------------------------------------------- writing
@@ -589,6 +603,7 @@ __all__ = [
     "load",
     "read_match",
     "read_match_row",
+    "reading",
     "renew_links",
     "snapshot",
     "undo",

@@ -81,8 +81,8 @@ def chart(state: State) -> tuple[list[Line], list[tuple[float, str]], float | No
 @bp.get("/<match_id>/scores")
 def board(match_id: str) -> str:
     match = get_match(match_id)
-    table = store.load(match)
-    state = table.game.state
+    with store.reading(match) as table:
+        state = table.game.state  # a state is never changed, only replaced
     lines, ticks, target_y = chart(state)
     target = state.rules.target
     ranking = sorted(

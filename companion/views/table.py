@@ -41,39 +41,41 @@ def match_to_change(match_id: str, need: access.Role = "editor") -> Match:
 def render_table(
     match: Match, *, error: EngineError | None = None, notice: str | None = None, status: int = 200
 ) -> tuple[str, int]:
-    table = store.load(match)
-    picked = None
-    card_arg = request.args.get("card", "")
-    if card_arg:
-        try:
-            picked = Card.parse(card_arg)
-        except NotationError:
-            picked = None
-    state = table.game.state
-    default_tab = tab_key(state.color) if state.color else "R"
-    tab = request.args.get("tab", default_tab)
-    if tab not in ("R", "Y", "G", "B", "W"):
-        tab = default_tab
-    drawn = max(0, min(request.args.get("drawn", 0, type=int) or 0, 168))
-    view = TableView(table, tab=tab, picked=picked, drawn=drawn)
-    template = "partials/table_body.html" if htmx else "table.html"
-    if not htmx:
-        access.renew()
-    ui = {k: request.args[k] for k in UI_ARGS if request.args.get(k)}
-    return (
-        render_template(
-            template,
-            match=match,
-            view=view,
-            can_edit=access.role(match) == "editor",
-            error=error,
-            notice=notice,
-            fix=request.args.get("fix"),
-            drawn=drawn,
-            ui=ui,
-        ),
-        status,
-    )
+    # Held still while the page is made: with threads, another request for this match
+    # must not move its game on mid-page.
+    with store.reading(match) as table:
+        picked = None
+        card_arg = request.args.get("card", "")
+        if card_arg:
+            try:
+                picked = Card.parse(card_arg)
+            except NotationError:
+                picked = None
+        state = table.game.state
+        default_tab = tab_key(state.color) if state.color else "R"
+        tab = request.args.get("tab", default_tab)
+        if tab not in ("R", "Y", "G", "B", "W"):
+            tab = default_tab
+        drawn = max(0, min(request.args.get("drawn", 0, type=int) or 0, 168))
+        view = TableView(table, tab=tab, picked=picked, drawn=drawn)
+        template = "partials/table_body.html" if htmx else "table.html"
+        if not htmx:
+            access.renew()
+        ui = {k: request.args[k] for k in UI_ARGS if request.args.get(k)}
+        return (
+            render_template(
+                template,
+                match=match,
+                view=view,
+                can_edit=access.role(match) == "editor",
+                error=error,
+                notice=notice,
+                fix=request.args.get("fix"),
+                drawn=drawn,
+                ui=ui,
+            ),
+            status,
+        )
 
 
 @bp.get("/<match_id>")

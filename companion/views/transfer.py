@@ -14,7 +14,8 @@ bp = Blueprint("transfer", __name__)
 @bp.get("/m/<match_id>/record.txt")
 def export_record(match_id: str) -> Response:
     match = get_match(match_id)
-    text = store.export_record(store.load(match))
+    with store.reading(match) as table:
+        text = store.export_record(table)
     stamp = match.created_at.strftime("%Y-%m-%d")
     return Response(
         text,

@@ -34,6 +34,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from companion import store, table_view
 from companion.extensions import db
 from companion.models import MatchLine
 from engine import DealerLine, Game, PlayersLine, RulesLine, replay
@@ -580,8 +581,6 @@ def test_an_undo_racing_a_new_line_leaves_no_gap(
     # Regression: an undo read the match, another process then recorded the next line,
     # and the undo still deleted its line and set the version back: the log had a hole
     # (lines 1 and 3) and a version that named neither.
-    from companion import store
-
     tabletop.play_lines(started, "Ann: R3")
     original = store._entry_at
 
@@ -645,3 +644,30 @@ def test_an_undo_tapped_twice_on_two_servers_at_once_undoes_once(
     assert answer.status_code == 303  # done already, by the other tap
     assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
     assert tabletop.table(started).version == 2
+
+
+def test_a_game_is_held_still_while_its_page_is_made(
+    tabletop: Tabletop, started: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GUNICORN_THREADS > 1: a play or heard line for the match, in another thread of the
+    process, must wait until the page showing its game is made (it showed the log one
+    line on from the forms, or failed on a game undone under it)."""
+    others_got_in: list[bool] = []
+    made = table_view.TableView.__init__
+
+    def making(self: table_view.TableView, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+
+        def another_request() -> None:
+            got = store._lock.acquire(timeout=0.05)
+            others_got_in.append(got)
+            if got:
+                store._lock.release()
+
+        thread = threading.Thread(target=another_request)
+        thread.start()
+        thread.join()
+
+    monkeypatch.setattr(table_view.TableView, "__init__", making)
+    assert tabletop.table(started).status == 200
+    assert others_got_in == [False]
