@@ -4,7 +4,9 @@ no serious or critical accessibility violations (axe-core), a screenshot each.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
@@ -85,8 +87,14 @@ def screens(t: Table, base: str) -> list[tuple[str, Callable[[], None]]]:
     ]
 
 
-def test_every_screen_fits_a_phone_and_passes_axe(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport=NARROW, is_mobile=True, has_touch=True)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_screen_fits_a_phone_and_passes_axe(
+    browser: Browser, server: str, scheme: Literal["light", "dark"]
+) -> None:
+    """In the phone's light and dark colour scheme (the CSS follows it)."""
+    context = browser.new_context(
+        viewport=NARROW, is_mobile=True, has_touch=True, color_scheme=scheme
+    )
     page = context.new_page()
     t = Table(page, server)
     axe = Axe()
@@ -105,7 +113,7 @@ def test_every_screen_fits_a_phone_and_passes_axe(browser: Browser, server: str)
                 problems.append(f"{name}: axe {v['impact']} {v['id']}: {v['help']} {targets}")
         for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
             page.set_viewport_size(size)
-            shot(page, f"screen-{name}", label)
+            shot(page, f"screen-{name}", label if scheme == "light" else f"{label}-dark")
         page.set_viewport_size(NARROW)
     context.close()
     assert problems == [], "\n".join(problems)
