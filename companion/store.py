@@ -77,6 +77,10 @@ class Cached:
     def version(self) -> int:
         return len(self.ids)
 
+    @property
+    def last_line_id(self) -> int:
+        return self.ids[-1] if self.ids else 0
+
 
 _cache: OrderedDict[str, Cached] = OrderedDict()
 # Lines heard added to cached games by other processes, not yet applied (_catch_up).
@@ -134,15 +138,7 @@ def read_match_row(match_id: str) -> Row[Any] | None:
     with direct_engine().connect() as connection:
         row = connection.execute(statements.READ_MATCH, {"match_id": match_id}).first()
     if row is not None and heard:
-        known = versions.Known(
-            row.id,
-            row.editor_token,
-            row.viewer_token,
-            row.version,
-            row.last_line_id,
-            dict(row._mapping),
-        )
-        heard.learn(mark, known)
+        heard.learn(mark, versions.Known.read(row._mapping))
     return row
 
 
@@ -207,7 +203,7 @@ def _catch_up(match_id: str) -> None:
         if (
             entry is None
             or entry.version != added.version - 1
-            or (entry.ids[-1] if entry.ids else 0) != added.previous
+            or entry.last_line_id != added.previous
         ):
             continue  # already applied (this process's own line), or not next
         try:
@@ -278,7 +274,7 @@ def load(match: Match) -> Table:
     read it while other threads may record or catch up, use `reading`."""
     with _lock:
         entry = _cached(match)
-        return Table(match, entry.game, entry.version, entry.ids[-1] if entry.ids else 0)
+        return Table(match, entry.game, entry.version, entry.last_line_id)
 
 
 @contextmanager
@@ -359,9 +355,7 @@ def _refusal(match_id: str, key: str | None) -> AlreadyDone | StaleVersion:
 
 def _at(entry: Cached, version: int, last: int | None) -> bool:
     """Is the entry's game the table a form was made on?"""
-    return entry.version == version and (
-        last is None or (entry.ids[-1] if entry.ids else 0) == last
-    )
+    return entry.version == version and last in (None, entry.last_line_id)
 
 
 def _entry_at(match: Match, version: int, key: str | None, last: int | None = None) -> Cached:
@@ -404,12 +398,9 @@ def append_cached(
             entry.game.apply(line)
         except EngineError:
             return None  # judged again on the match as it is now, and explained there
-        mark = _heard_mark()
-        row_id = _write(entry, match_id, version, line, key, editor_token)
-        if row_id is None:
+        if _write(entry, match_id, version, line, key, editor_token) is None:
             return None
         _cache.move_to_end(match_id)
-        _moved(mark, match_id, version + 1, row_id)
         return line
 
 
@@ -427,14 +418,12 @@ def append(
         if line is None:
             raise IllegalActionError("There is nothing to record.", "syntax")
         entry.game.apply(line)
-        mark = _heard_mark()
         row_id = _write(entry, match.id, version, line, key, match.editor_token)
         if row_id is None:
             raise _refusal(match.id, key)
         # The request's match object, as the database now has it (not a change to flush).
         set_committed_value(match, "version", version + 1)
         set_committed_value(match, "last_line_id", row_id)
-        _moved(mark, match.id, version + 1, row_id)
         return line
 
 
@@ -442,14 +431,16 @@ def _write(
     entry: Cached, match_id: str, version: int, line: Line, key: str | None, editor_token: str
 ) -> int | None:
     """Write the line just applied to the entry's game; its row id, or None (not written:
-    the entry's game is as it was). Call with the lock held."""
+    the entry's game is as it was). Call with the lock held. The process's listener
+    remembers the move at once."""
     summary = _summary(entry.game)
+    mark = _heard_mark()
     try:
         row_id = statements.add_line(
             direct_engine(),
             match_id=match_id,
             version=version,
-            last_line_id=entry.ids[-1] if entry.ids else 0,
+            last_line_id=entry.last_line_id,
             editor_token=editor_token,
             text=str(line),
             key=key,
@@ -467,6 +458,7 @@ def _write(
         entry.game.undo()
         return None
     entry.ids.append(row_id)
+    _moved(mark, match_id, version + 1, row_id)
     return row_id
 
 
@@ -482,7 +474,7 @@ def undo(match: Match, version: int, key: str | None = None, last: int | None = 
             undone_id = entry.ids[-1]
             line = entry.game.undo()
             entry.ids.pop()
-            last_line_id = entry.ids[-1] if entry.ids else 0
+            last_line_id = entry.last_line_id
             # The match row first, only if it is still where this game is: a line
             # recorded meanwhile (another process) must not be left beyond the log's end.
             moved = db.session.execute(

@@ -34,6 +34,7 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -58,6 +59,18 @@ class Known:
     last_line_id: int
     row: dict[str, Any] = field(default_factory=dict)  # as read: its version is older
     read_at: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def read(cls, row: Mapping[str, Any]) -> Known:
+        """A match row as just read (its columns by name)."""
+        return cls(
+            row["id"],
+            row["editor_token"],
+            row["viewer_token"],
+            row["version"],
+            row["last_line_id"],
+            dict(row),
+        )
 
     def as_read_now(self) -> dict[str, Any]:
         return self.row | {"version": self.version, "last_line_id": self.last_line_id}

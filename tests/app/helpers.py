@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -356,30 +357,38 @@ class Played:
 # ---------------------------------------------------------------- another process
 
 
-def a_line_from_elsewhere(app: Flask, match_id: str, text: str) -> int:
-    """A line recorded by another process, as a writer does it: the line and the match
-    row's version and last line, together, on a connection of its own. Its row id."""
+@contextmanager
+def elsewhere(app: Flask) -> Iterator[sa.Connection]:
+    """A connection of the database's own, as another server would have: a transaction,
+    committed at the end of the block."""
     with app.app_context():
         url = db.engine.url
     other = sa.create_engine(url)
     try:
         with other.begin() as conn:
-            row = conn.execute(
-                sa.text("SELECT version FROM match WHERE id = :m"), {"m": match_id}
-            ).one()
-            new_id = conn.execute(
-                sa.text(
-                    "INSERT INTO match_line (match_id, seq, text, created_at) "
-                    "VALUES (:m, :s, :t, CURRENT_TIMESTAMP) RETURNING id"
-                ),
-                {"m": match_id, "s": row.version + 1, "t": text},
-            ).scalar()
-            conn.execute(
-                sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
-                {"v": row.version + 1, "i": new_id, "m": match_id},
-            )
+            yield conn
     finally:
         other.dispose()
+
+
+def a_line_from_elsewhere(app: Flask, match_id: str, text: str) -> int:
+    """A line recorded by another process, as a writer does it: the line and the match
+    row's version and last line, together, on a connection of its own. Its row id."""
+    with elsewhere(app) as conn:
+        row = conn.execute(
+            sa.text("SELECT version FROM match WHERE id = :m"), {"m": match_id}
+        ).one()
+        new_id = conn.execute(
+            sa.text(
+                "INSERT INTO match_line (match_id, seq, text, created_at) "
+                "VALUES (:m, :s, :t, CURRENT_TIMESTAMP) RETURNING id"
+            ),
+            {"m": match_id, "s": row.version + 1, "t": text},
+        ).scalar()
+        conn.execute(
+            sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
+            {"v": row.version + 1, "i": new_id, "m": match_id},
+        )
     return int(new_id)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -20,25 +19,20 @@ from flask_migrate import downgrade, upgrade
 from companion import store, versions
 from companion.extensions import db
 from engine import Game
-from tests.app.helpers import Page, Tabletop, a_line_from_elsewhere, phone, share_tokens
+from tests.app.helpers import (
+    Page,
+    Tabletop,
+    a_line_from_elsewhere,
+    elsewhere,
+    phone,
+    share_tokens,
+)
 from tests.app.test_live import poll, poller_query, statements
 from tests.databases import postgres_url
 
 on_postgres = pytest.mark.skipif(
     postgres_url() is None, reason="PostgreSQL pass only (COMPANION_TEST_POSTGRES=1)"
 )
-
-
-def another_process(app: Flask) -> Iterator[sa.Connection]:
-    """A connection of the database's own, as another server would have."""
-    with app.app_context():
-        url = db.engine.url
-    engine = sa.create_engine(url)
-    try:
-        with engine.begin() as conn:
-            yield conn
-    finally:
-        engine.dispose()
 
 
 def poll_until(who: Tabletop, match_id: str, status: int, **query: Any) -> Page:
@@ -90,7 +84,7 @@ def test_links_renewed_by_another_process_stop_the_polling(
     viewer = phone(app, f"/v/{share_tokens(app, started)[1]}")
     query = poller_query(viewer.table(started))
     assert poll(viewer, started, **query).status == 204
-    for conn in another_process(app):
+    with elsewhere(app) as conn:
         conn.execute(
             sa.text(
                 "UPDATE match SET viewer_token = 'renewed', editor_token = 'renewed-too'"
@@ -110,7 +104,7 @@ def test_a_lost_listening_connection_forgets_everything(
     with app.app_context():
         heard = versions.listener(db.engine)
     assert heard is not None and heard.connection is not None
-    for conn in another_process(app):  # the database server drops it
+    with elsewhere(app) as conn:  # the database server drops it
         conn.execute(
             sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": heard.connection.info.backend_pid}
         )
