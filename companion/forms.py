@@ -21,7 +21,24 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from companion.models import MODES
-from engine import OPTIONS, HouseRules
+from engine import (
+    OPTIONS,
+    ActionLine,
+    CallUno,
+    Catch,
+    Correct,
+    Draw,
+    HandLine,
+    HouseRules,
+    Line,
+    Out,
+    Play,
+    Reveal,
+    Roulette,
+    StartLine,
+    Take,
+    Wins,
+)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.rules import MERCY_RANGE, TARGET_RANGE
 
@@ -206,3 +223,52 @@ class RevealForm(TableForm):
 class ImportForm(FlaskForm):  # type: ignore[misc]
     record = FileField("Table record file")
     text = TextAreaField("Or paste the record", validators=[Optional(), Length(max=1_000_000)])
+
+
+# ---------------------------------------------------------------- the inverse mappings
+
+
+def rule_fields(rules: HouseRules) -> dict[str, str]:
+    """The new-match form's house-rule fields as a browser posts them for `rules` (an
+    unticked box is not posted): the inverse of `NewMatchForm.house_rules`."""
+    fields = {
+        "stack": rules.stack,
+        "draw": rules.draw,
+        "mercy": "" if rules.mercy is None else str(rules.mercy),
+        "target": str(rules.target),
+        "scoring": rules.scoring,
+    }
+    ticked = {
+        "mercy_on": rules.mercy is not None,
+        "final_draw": rules.final_draw,
+        "seven": rules.seven,
+        "zero": rules.zero,
+    }
+    return fields | {name: "y" for name, on in ticked.items() if on}
+
+
+def line_fields(line: Line) -> tuple[str, dict[str, str]]:
+    """What the table screen posts to record `line`: the endpoint ("line" or "reveal",
+    under /m/<id>/) and the fields besides the hidden ones (csrf_token, version, last,
+    key). The inverse of `LineForm.line` and `RevealForm.line`."""
+    if isinstance(line, StartLine | HandLine):
+        return "line", {"action": str(line)}
+    if not isinstance(line, ActionLine):
+        raise ValueError(f"'{line}' is set by the new-match form, not the table screen")
+    player, action = line.player, line.action
+    if isinstance(action, Reveal):
+        if action.points is not None:
+            return "reveal", {"player": player, "cards": "", "points": str(action.points)}
+        return "reveal", {"player": player, "cards": str(action)[len("reveals ") :], "points": ""}
+    fields = {"player": player}
+    if isinstance(action, Draw):
+        if action.play is None:  # the "Drew N, no play" button
+            return "line", fields | {"action": str(action)}
+        fields["drawn"] = str(action.count)  # the "Drew cards" stepper, then the card
+        action = action.play
+    if isinstance(action, Play) and action.discard:  # the Discard All's count
+        return "line", fields | {"action": f"{action.card} discard", "count": str(action.discard)}
+    if isinstance(action, Roulette):  # the colour button, and the count
+        return "line", fields | {"action": f"roulette {action.color}", "count": str(action.count)}
+    assert isinstance(action, Play | Take | CallUno | Catch | Correct | Wins | Out)
+    return "line", fields | {"action": str(action)}
