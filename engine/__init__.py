@@ -18,7 +18,7 @@ from engine.errors import (
     RecordError,
 )
 from engine.explain import describe, say, whose_turn
-from engine.game import Game, Replay, replay
+from engine.game import Game, Replay, Step, replay
 from engine.legal import Legal
 from engine.notation import (
     Action,
@@ -82,6 +82,7 @@ __all__ = [
     "RulesLine",
     "StartLine",
     "State",
+    "Step",
     "Take",
     "Wins",
     "describe",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine import referee
 from engine.errors import EngineError, IllegalActionError, NotationError, RecordError
@@ -26,6 +27,14 @@ from engine.rules import OFFICIAL, HouseRules
 from engine.state import Event, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+class Step(NamedTuple):
+    """A line with the states before and after it."""
+
+    line: Line
+    before: State
+    after: State
 
 
 class Game:
@@ -87,10 +96,18 @@ class Game:
     def __len__(self) -> int:
         return len(self._lines)
 
-    def steps(self) -> Iterator[tuple[Line, State, State]]:
+    def steps(self) -> Iterator[Step]:
         """Each line after the first with the states before and after it."""
         for i in range(1, len(self._lines)):
-            yield self._lines[i], self._states[i - 1], self._states[i]
+            yield Step(self._lines[i], self._states[i - 1], self._states[i])
+
+    def last_steps(self, count: int) -> tuple[Step, ...]:
+        """The last `count` steps (fewer if the game is shorter), oldest first."""
+        first = max(1, len(self._lines) - count)
+        return tuple(
+            Step(self._lines[i], self._states[i - 1], self._states[i])
+            for i in range(first, len(self._lines))
+        )
 
     def legal_actions(self) -> Legal:
         return Legal(self.state)
@@ -109,15 +126,26 @@ class Game:
 
     def apply(self, line: Line | str) -> State:
         """Apply a line (or its text); raises an EngineError and changes nothing if refused."""
+        return self.push(self.judge(line))
+
+    def judge(self, line: Line | str) -> Step:
+        """What the line (or its text) would do, without doing it: raises an EngineError
+        if it is refused. `push` the step to make it happen."""
         if isinstance(line, str):
             parsed = self.parse(line)
             if parsed is None:
                 raise NotationError("The line is empty: nothing to record.")
             line = parsed
-        state = referee.apply(self._states[-1], line)
-        self._lines.append(line)
-        self._states.append(state)
-        return state
+        before = self._states[-1]
+        return Step(line, before, referee.apply(before, line))
+
+    def push(self, step: Step) -> State:
+        """Make a judged step happen; it must have been judged on the game as it is."""
+        if step.before is not self._states[-1]:
+            raise ValueError("the step was judged on another state of the game")
+        self._lines.append(step.line)
+        self._states.append(step.after)
+        return step.after
 
     def act(self, player: str, action: Action) -> State:
         return self.apply(ActionLine(self._name(player), action))
