@@ -20,6 +20,14 @@ from engine.errors import (
 from engine.explain import describe, say, whose_turn
 from engine.game import Game, Replay, replay
 from engine.legal import Legal
+from engine.names import (
+    MAX_NAME_LENGTH,
+    TYPED_NAME_LENGTH,
+    clean_name,
+    name_key,
+    name_problems,
+    tidy_name,
+)
 from engine.notation import (
     Action,
     ActionLine,
@@ -48,8 +56,10 @@ from engine.state import Event, HandResult, State
 __all__ = [
     "ALL_CARDS",
     "DECK_SIZE",
+    "MAX_NAME_LENGTH",
     "OFFICIAL",
     "OPTIONS",
+    "TYPED_NAME_LENGTH",
     "Action",
     "ActionLine",
     "CallUno",
@@ -84,11 +94,15 @@ __all__ = [
     "State",
     "Take",
     "Wins",
+    "clean_name",
     "describe",
     "full_deck",
+    "name_key",
+    "name_problems",
     "parse_action",
     "parse_line",
     "replay",
     "say",
+    "tidy_name",
     "whose_turn",
 ]
