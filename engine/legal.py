@@ -260,15 +260,11 @@ class Legal:
 
     @property
     def uno_callers(self) -> tuple[str, ...]:
+        """One card and no UNO call yet: they may call, and anybody else may catch them."""
         s = self._state
         if s.status != "playing":
             return ()
         return tuple(s.players[i] for i in sorted(s.uno_open))
-
-    @property
-    def catchable(self) -> tuple[str, ...]:
-        """Players anybody else may catch now (one card, no UNO call, in time)."""
-        return self.uno_callers
 
     @property
     def correctable(self) -> tuple[str, ...]:

@@ -242,17 +242,9 @@ class State:
     # ------------------------------------------------------------ queries
 
     @property
-    def player_count(self) -> int:
-        return len(self.players)
-
-    @property
     def active(self) -> list[int]:
         """Seats still in the hand, clockwise from seat 0."""
         return [i for i in range(len(self.players)) if i not in self.out]
-
-    @property
-    def mercy_limit(self) -> int | None:
-        return self.rules.mercy
 
     def next_active(self, seat: int, steps: int = 1) -> int:
         """The active seat `steps` turns after `seat` in the current direction."""

@@ -144,9 +144,9 @@ def test_refusal_for_another_player() -> None:
     assert refusal is not None and refusal.rule == "mercy"
 
 
-def test_uno_callers_and_catchable() -> None:
+def test_uno_callers() -> None:
     g = game("start: R5", "Ann: has 2", "Ann: R3")
-    assert g.legal_actions().uno_callers == ("Ann",) == g.legal_actions().catchable
+    assert g.legal_actions().uno_callers == ("Ann",)
     g.apply("Ann: uno")
     assert g.legal_actions().uno_callers == ()
     assert position("start").legal_actions().uno_callers == ()
