@@ -51,11 +51,13 @@ from engine.notation import (
     parse_line,
 )
 from engine.rules import OFFICIAL, OPTIONS, HouseRules
-from engine.state import Event, HandResult, State
+from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
 
 __all__ = [
     "ALL_CARDS",
+    "CATCH_PENALTY",
     "DECK_SIZE",
+    "KNOCKOUT_POINTS",
     "MAX_NAME_LENGTH",
     "OFFICIAL",
     "OPTIONS",

@@ -25,7 +25,7 @@ from engine.notation import (
     Take,
     Wins,
 )
-from engine.state import KnockedOut, State
+from engine.state import CATCH_PENALTY, KnockedOut, State
 
 
 def describe(line: Line, before: State, after: State) -> str:
@@ -93,7 +93,10 @@ def say(line: Line, before: State, after: State) -> str:
     if isinstance(action, CallUno):
         return f"{who} called UNO."
     if isinstance(action, Catch):
-        return f"{who} caught {action.target} without an UNO call: {action.target} draws 2."
+        return (
+            f"{who} caught {action.target} without an UNO call: "
+            f"{action.target} draws {CATCH_PENALTY}."
+        )
     if isinstance(action, Correct):
         seat = before.players.index(who)
         return f"{who}'s count was corrected from {before.hands[seat]} to {action.count} cards."
