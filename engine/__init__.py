@@ -17,7 +17,7 @@ from engine.errors import (
     OutOfTurnError,
     RecordError,
 )
-from engine.explain import describe, say, whose_turn
+from engine.explain import describe, how_scored, say, score_breakdown, whose_turn
 from engine.game import Game, Replay, replay
 from engine.legal import Legal
 from engine.names import (
@@ -99,12 +99,14 @@ __all__ = [
     "clean_name",
     "describe",
     "full_deck",
+    "how_scored",
     "name_key",
     "name_problems",
     "parse_action",
     "parse_line",
     "replay",
     "say",
+    "score_breakdown",
     "tidy_name",
     "whose_turn",
 ]
