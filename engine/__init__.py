@@ -17,9 +17,17 @@ from engine.errors import (
     OutOfTurnError,
     RecordError,
 )
-from engine.explain import describe, say, whose_turn
+from engine.explain import describe, how_scored, say, score_breakdown, whose_turn
 from engine.game import Game, Replay, Step, replay
 from engine.legal import Legal
+from engine.names import (
+    MAX_NAME_LENGTH,
+    TYPED_NAME_LENGTH,
+    clean_name,
+    name_key,
+    name_problems,
+    tidy_name,
+)
 from engine.notation import (
     Action,
     ActionLine,
@@ -43,13 +51,17 @@ from engine.notation import (
     parse_line,
 )
 from engine.rules import OFFICIAL, OPTIONS, HouseRules
-from engine.state import Event, HandResult, State
+from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
 
 __all__ = [
     "ALL_CARDS",
+    "CATCH_PENALTY",
     "DECK_SIZE",
+    "KNOCKOUT_POINTS",
+    "MAX_NAME_LENGTH",
     "OFFICIAL",
     "OPTIONS",
+    "TYPED_NAME_LENGTH",
     "Action",
     "ActionLine",
     "CallUno",
@@ -85,11 +97,17 @@ __all__ = [
     "Step",
     "Take",
     "Wins",
+    "clean_name",
     "describe",
     "full_deck",
+    "how_scored",
+    "name_key",
+    "name_problems",
     "parse_action",
     "parse_line",
     "replay",
     "say",
+    "score_breakdown",
+    "tidy_name",
     "whose_turn",
 ]

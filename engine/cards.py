@@ -23,10 +23,6 @@ class Color(enum.Enum):
     BLUE = "B"
 
     @property
-    def letter(self) -> str:
-        return self.value
-
-    @property
     def title(self) -> str:
         return self.name.capitalize()
 
@@ -188,7 +184,3 @@ assert DECK_SIZE == 168, DECK_SIZE
 def full_deck() -> list[Card]:
     """Every physical card of the deck, in a fixed order (shuffle it yourself)."""
     return [card for card in ALL_CARDS for _ in range(card.copies)]
-
-
-def points_of(cards: list[Card] | tuple[Card, ...]) -> int:
-    return sum(card.points for card in cards)

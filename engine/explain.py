@@ -1,7 +1,8 @@
 """Record lines told as plain sentences, for disputes and for the table screen.
 
 `describe(line, before, after)` says what happened ("Cy stacked a Wild Draw 6
-and chose Green: Ann faces +12.") and what the engine did by itself.
+and chose Green: Ann faces +12.") and what the engine did by itself;
+`how_scored` and `score_breakdown` tell the table how a hand's points are made.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from engine.notation import (
     Take,
     Wins,
 )
-from engine.state import KnockedOut, State
+from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, KnockedOut, State
 
 
 def describe(line: Line, before: State, after: State) -> str:
@@ -54,6 +55,47 @@ def whose_turn(state: State) -> str:
     if state.facing == "roulette":
         return f"{who} names a colour for the Colour Roulette."
     return f"{who} to play."
+
+
+def how_scored(state: State) -> str:
+    """How this hand is scored, said while the losers reveal: its winner, the match's rules.
+
+    Knockouts are mentioned when there were some this hand. Before a hand is won
+    it says the rule for "the winner".
+    """
+    s, seat = state, state.hand_winner
+    winner = "The winner" if seat is None else s.players[seat]
+    if s.rules.scoring == "low":
+        zero = "The winner scores 0" if seat is None else f"{winner} won and scores 0"
+        knockouts = f", and a player knocked out scores {KNOCKOUT_POINTS}" if s.out else ""
+        return (
+            f"{zero}; the others score the cards left in their own hands{knockouts}. "
+            "The lowest total wins the match."
+        )
+    if seat is not None and s.active == [seat]:  # won as the last player left
+        return f"{winner} scores {KNOCKOUT_POINTS} for each player knocked out."
+    knockouts = f", plus {KNOCKOUT_POINTS} for each knockout" if s.out else ""
+    return f"{winner} scores the cards left in the other hands{knockouts}."
+
+
+def score_breakdown(state: State) -> str | None:
+    """How the last scored hand's points were made ("Ann scores 305 = 55 from Cy + 250
+    for Bob, knocked out."), for the end-of-hand screen; None until a hand is scored."""
+    s = state
+    if not s.history or s.status not in ("hand_over", "match_over"):
+        return None
+    result = s.history[-1]
+    winner = s.players[result.winner]
+    if s.rules.scoring == "low":
+        scored = [f"{s.players[i]} {p}" for i, p in enumerate(result.points) if i != result.winner]
+        return f"{winner} won and scores 0; the others score their own cards: {', '.join(scored)}."
+    parts = [
+        f"{s.revealed[i]} from {name}"
+        for i, name in enumerate(s.players)
+        if i != result.winner and i not in result.knocked_out and s.revealed[i] is not None
+    ] + [f"{KNOCKOUT_POINTS} for {s.players[i]}, knocked out" for i in result.knocked_out]
+    total = result.points[result.winner]
+    return f"{winner} scores {total}" + (f" = {' + '.join(parts)}" if parts else "") + "."
 
 
 def say(line: Line, before: State, after: State) -> str:
@@ -93,7 +135,10 @@ def say(line: Line, before: State, after: State) -> str:
     if isinstance(action, CallUno):
         return f"{who} called UNO."
     if isinstance(action, Catch):
-        return f"{who} caught {action.target} without an UNO call: {action.target} draws 2."
+        return (
+            f"{who} caught {action.target} without an UNO call: "
+            f"{action.target} draws {CATCH_PENALTY}."
+        )
     if isinstance(action, Correct):
         seat = before.players.index(who)
         return f"{who}'s count was corrected from {before.hands[seat]} to {action.count} cards."

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from engine import referee
 from engine.errors import EngineError, IllegalActionError, NotationError, RecordError
 from engine.legal import Legal
+from engine.names import clean_name, name_key
 from engine.notation import (
     Action,
     ActionLine,
@@ -20,7 +21,7 @@ from engine.notation import (
     Line,
     PlayersLine,
     RulesLine,
-    clean_name,
+    find_player,
     parse_line,
 )
 from engine.rules import OFFICIAL, HouseRules
@@ -170,12 +171,7 @@ class Game:
         return self._lines.pop()
 
     def _name(self, text: str) -> str:
-        for name in self.players:
-            if name.lower() == " ".join(text.split()).lower():
-                return name
-        raise NotationError(
-            f"There is no player '{text}' at this table ({', '.join(self.players)})."
-        )
+        return find_player(text, self.players)
 
 
 def _check_seating(names: tuple[str, ...]) -> None:
@@ -186,11 +182,11 @@ def _check_seating(names: tuple[str, ...]) -> None:
         )
     seen: set[str] = set()
     for name in names:
-        if name.lower() in seen:
+        if name_key(name) in seen:
             raise IllegalActionError(
                 f"Two players are called '{name}': give each player a different name.", "setup"
             )
-        seen.add(name.lower())
+        seen.add(name_key(name))
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from engine.notation import (
     Roulette,
     Take,
 )
-from engine.state import Facing, State
+from engine.state import CATCH_PENALTY, Facing, State
 
 DRAW_VALUES: Final = (2, 4, 6, 10)
 FollowUp = Literal["color", "swap", "discard"]
@@ -38,6 +38,11 @@ NO_MATCH: Final = "no-match"
 def needed_to_stack(state: State) -> int:
     """The smallest Draw value that answers the pending stack."""
     return state.stack_total if state.rules.stack == "sum" else state.stack_last
+
+
+def discard_room(held: int) -> int:
+    """How many more cards a Discard All may take from a hand of `held`: all the others."""
+    return max(held - 1, 0)
 
 
 def judge(
@@ -222,6 +227,12 @@ class Legal:
         return card_refusal(s, seat, card)
 
     @property
+    def stack_needs(self) -> int | None:
+        """The smallest Draw value that answers the pending stack (the last Draw card's
+        value, or the whole total under stack=sum); None when not facing a stack."""
+        return needed_to_stack(self._state) if self.facing == "stack" else None
+
+    @property
     def can_take(self) -> bool:
         return self.facing == "stack"
 
@@ -252,23 +263,24 @@ class Legal:
             return ()
         return tuple(s.players[i] for i in s.active if i != s.turn)
 
-    @property
-    def max_discard(self) -> int:
-        """How many more cards a Discard All may take with it."""
+    def max_discard(self, drawn: int = 0) -> int:
+        """How many more cards of its colour a Discard All may take with it, played by
+        the player whose turn it is after drawing `drawn` cards (never negative)."""
         s = self._state
-        return max(s.hands[s.turn] - 1, 0)
+        return discard_room(s.hands[s.turn] + drawn)
+
+    @property
+    def catch_penalty(self) -> int:
+        """Cards a player caught without an UNO call draws."""
+        return CATCH_PENALTY
 
     @property
     def uno_callers(self) -> tuple[str, ...]:
+        """One card and no UNO call yet: they may call, and anybody else may catch them."""
         s = self._state
         if s.status != "playing":
             return ()
         return tuple(s.players[i] for i in sorted(s.uno_open))
-
-    @property
-    def catchable(self) -> tuple[str, ...]:
-        """Players anybody else may catch now (one card, no UNO call, in time)."""
-        return self.uno_callers
 
     @property
     def correctable(self) -> tuple[str, ...]:
@@ -292,6 +304,12 @@ class Legal:
     def next_hand(self) -> int | None:
         s = self._state
         return s.hand + 1 if s.status == "hand_over" else None
+
+    @property
+    def next_dealer(self) -> str | None:
+        """Who deals the next hand, once this one is over and scored."""
+        s = self._state
+        return s.players[s.next_dealer] if s.status == "hand_over" else None
 
     def actions(self) -> list[ActionLine]:
         """Concrete legal action lines, a few per kind (for tests and simulations).
@@ -352,5 +370,5 @@ class Legal:
         if need == "swap":
             return [Play(card, swap=t) for t in self.swap_targets]
         if need == "discard":
-            return [Play(card), Play(card, discard=held - 1)]
+            return [Play(card), Play(card, discard=discard_room(held))]
         return [Play(card)]

@@ -8,18 +8,18 @@ commas between revealed cards).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
 
 from engine.cards import Card, Color
 from engine.errors import NotationError
-from engine.rules import HouseRules
 
-HEADER_KEYS: Final = ("players", "dealer", "rules", "start", "hand")
-MAX_NAME_LENGTH: Final = 40
-_NAME_FORBIDDEN: Final = re.compile(r"[:,#]")
+# A name's rules live in engine.names; records parse names, so they stay importable here.
+from engine.names import HEADER_KEYS as HEADER_KEYS
+from engine.names import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from engine.names import clean_name as clean_name
+from engine.names import name_key
+from engine.rules import HouseRules
 
 # ---------------------------------------------------------------- actions
 
@@ -233,30 +233,10 @@ def parse_names(text: str) -> tuple[str, ...]:
     return tuple(clean_name(part) for part in text.split(","))
 
 
-def clean_name(text: str) -> str:
-    """A player's name with its spaces tidied, or a NotationError saying what is wrong."""
-    name = " ".join(text.split())
-    if not name:
-        raise NotationError(
-            "A player's name is empty: list the names separated by commas (players: Ann, Bob, Cy)."
-        )
-    if len(name) > MAX_NAME_LENGTH:
-        raise NotationError(
-            f"The name '{name[:20]}...' is longer than {MAX_NAME_LENGTH} characters."
-        )
-    if name.lower() in HEADER_KEYS:
-        raise NotationError(
-            f"A player can't be called '{name}': it is a header word ({', '.join(HEADER_KEYS)})."
-        )
-    if _NAME_FORBIDDEN.search(name):
-        raise NotationError(f"The name '{name}' can't contain ':', ',' or '#'.")
-    return name
-
-
 def find_player(text: str, players: Sequence[str]) -> str:
-    wanted = " ".join(text.split()).lower()
+    wanted = name_key(text)
     for name in players:
-        if name.lower() == wanted:
+        if name_key(name) == wanted:
             return name
     if not players:
         raise NotationError(

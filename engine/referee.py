@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from engine.cards import DECK_SIZE, Card, Face
 from engine.errors import CardCountError, IllegalActionError
-from engine.legal import card_refusal, needed_to_stack, status_refusal, turn_refusal
+from engine.legal import (
+    card_refusal,
+    discard_room,
+    needed_to_stack,
+    status_refusal,
+    turn_refusal,
+)
 from engine.notation import (
     ActionLine,
     CallUno,
@@ -32,6 +38,7 @@ from engine.notation import (
     Wins,
 )
 from engine.state import (
+    CATCH_PENALTY,
     KNOCKOUT_POINTS,
     FinalDraw,
     HandResult,
@@ -144,7 +151,7 @@ def _next_hand(s: State, number: int) -> None:
     if number != s.hand + 1:
         raise IllegalActionError(f"The next hand is hand {s.hand + 1}, not {number}.", "setup")
     s.hand = number
-    s.dealer = (s.dealer + 1) % len(s.players)  # the deal passes to the left
+    s.dealer = s.next_dealer
     s.deal()
 
 
@@ -318,10 +325,10 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
                 f"other cards with it. Write {card} alone.",
                 "discard-all",
             )
-        if play.discard > held - 1:
+        if play.discard > discard_room(held):
             raise IllegalActionError(
                 f"{name} holds {held} card{'s' * (held != 1)}: the Discard All and at most "
-                f"{held - 1} more can go, not {play.discard}. Correct the count first "
+                f"{discard_room(held)} more can go, not {play.discard}. Correct the count first "
                 "(has N) if the app is wrong.",
                 "discard-all",
             )
@@ -557,7 +564,7 @@ def _catch(s: State, seat: int, target: int) -> None:
             "uno",
         )
     s.uno_open -= {target}
-    _draw_cards(s, target, _short_count(s, target, 2))
+    _draw_cards(s, target, _short_count(s, target, CATCH_PENALTY))
     if _mercy(s, target):
         _pass_turn_after_knockout(s, target)
 

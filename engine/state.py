@@ -19,7 +19,8 @@ Facing = Literal["play", "stack", "roulette"]
 
 CLOCKWISE: Final = 1
 COUNTERCLOCKWISE: Final = -1
-KNOCKOUT_POINTS: Final = 250
+KNOCKOUT_POINTS: Final = 250  # scored for each player the Mercy rule knocked out
+CATCH_PENALTY: Final = 2  # cards drawn by a player caught without an UNO call
 
 # ---------------------------------------------------------------- events
 
@@ -242,17 +243,14 @@ class State:
     # ------------------------------------------------------------ queries
 
     @property
-    def player_count(self) -> int:
-        return len(self.players)
-
-    @property
     def active(self) -> list[int]:
         """Seats still in the hand, clockwise from seat 0."""
         return [i for i in range(len(self.players)) if i not in self.out]
 
     @property
-    def mercy_limit(self) -> int | None:
-        return self.rules.mercy
+    def next_dealer(self) -> int:
+        """The seat that deals the next hand: the deal passes to the left."""
+        return (self.dealer + 1) % len(self.players)
 
     def next_active(self, seat: int, steps: int = 1) -> int:
         """The active seat `steps` turns after `seat` in the current direction."""

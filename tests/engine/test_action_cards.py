@@ -108,6 +108,30 @@ def test_discard_all_can_not_take_more_than_the_hand() -> None:
     assert "has N" in error["message"]
 
 
+def test_max_discard_is_every_other_card_held() -> None:
+    g = game("start: R5", "Ann: has 5")
+    assert g.legal_actions().max_discard() == 4
+    g.apply("Ann: RDA discard 4")  # the most it allows is accepted
+    assert g.state.hands[0] == 0
+
+
+def test_max_discard_counts_the_cards_drawn_before_the_play() -> None:
+    g = game("start: R5", "Ann: has 5")
+    assert g.legal_actions().max_discard(3) == 7
+    g.apply("Ann: draw 3, RDA discard 7")
+    assert g.state.status == "scoring"  # all eight went: Ann won the hand
+    g.undo()
+    with pytest.raises(IllegalActionError) as info:
+        g.apply("Ann: draw 3, RDA discard 8")
+    assert info.value.rule == "discard-all"
+
+
+def test_max_discard_is_never_negative() -> None:
+    g = game("start: R5", "Ann: has 1")
+    assert g.legal_actions().max_discard() == 0
+    assert g.legal_actions().max_discard(2) == 2
+
+
 def test_only_discard_all_discards() -> None:
     error = refuse("""
         players: Ann, Bob

@@ -144,9 +144,9 @@ def test_refusal_for_another_player() -> None:
     assert refusal is not None and refusal.rule == "mercy"
 
 
-def test_uno_callers_and_catchable() -> None:
+def test_uno_callers() -> None:
     g = game("start: R5", "Ann: has 2", "Ann: R3")
-    assert g.legal_actions().uno_callers == ("Ann",) == g.legal_actions().catchable
+    assert g.legal_actions().uno_callers == ("Ann",)
     g.apply("Ann: uno")
     assert g.legal_actions().uno_callers == ()
     assert position("start").legal_actions().uno_callers == ()
@@ -167,7 +167,7 @@ def test_swap_targets_max_discard_and_room() -> None:
     assert position("start").legal_actions().swap_targets == ("Bob", "Cy")
     assert position("Bob knocked out").legal_actions().swap_targets == ("Ann",)  # Cy's turn
     assert position("seven off").legal_actions().swap_targets == ()
-    assert position("start").legal_actions().max_discard == 6
+    assert position("start").legal_actions().max_discard() == 6
     assert position("start").legal_actions().draw_room == 18  # 25 - 7
     assert game("start: R5", rules=HouseRules(mercy=None)).legal_actions().draw_room == 146
     assert not position("start").legal_actions().can_pass

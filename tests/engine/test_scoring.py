@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from engine import CardCountError, HouseRules, IllegalActionError
+from engine import (
+    KNOCKOUT_POINTS,
+    CardCountError,
+    HouseRules,
+    IllegalActionError,
+    how_scored,
+    score_breakdown,
+)
 from tests.engine.conftest import game, play, refuse
 
 WON = ("start: R5", "Ann: has 1", "Ann: R3")  # Ann goes out with her last card
+LOW = HouseRules(scoring="low")
+KNOCKED_OUT = ("start: R5", "Cy: has 25", "Ann: has 1", "Ann: R3")  # Cy out, then Ann wins
 
 
 def test_last_card_wins_at_once() -> None:
@@ -222,3 +231,88 @@ def test_next_hand_number_must_follow() -> None:
     with pytest.raises(IllegalActionError) as info:
         game(*WON, "Bob: reveals 1").apply("hand: 2")
     assert info.value.rule == "hand-over"
+
+
+# ---------------------------------------------------------------- what the table is told
+
+
+def test_knockout_points_are_250() -> None:
+    assert KNOCKOUT_POINTS == 250
+
+
+def test_how_scored_names_the_winner_of_the_hand() -> None:
+    g = game(*WON)
+    assert g.state.status == "scoring"
+    assert how_scored(g.state) == "Ann scores the cards left in the other hands."
+    g = game("start: R5", "Bob: has 2", "Ann: R3", "Bob: has 1", "Bob: R4")
+    assert how_scored(g.state) == "Bob scores the cards left in the other hands."
+
+
+def test_how_scored_adds_knockouts_when_there_were_some() -> None:
+    g = game(*KNOCKED_OUT, players=("Ann", "Bob", "Cy", "Dee"))
+    assert how_scored(g.state) == (
+        "Ann scores the cards left in the other hands, plus 250 for each knockout."
+    )
+
+
+def test_how_scored_when_every_loser_was_knocked_out() -> None:
+    g = game("start: R5", "Bob: has 20", "Ann: W+10 B", "Bob: take", players=("Ann", "Bob"))
+    assert how_scored(g.state) == "Ann scores 250 for each player knocked out."
+
+
+def test_how_scored_under_low_scoring() -> None:
+    g = game(*WON, rules=LOW)
+    assert how_scored(g.state) == (
+        "Ann won and scores 0; the others score the cards left in their own hands. "
+        "The lowest total wins the match."
+    )
+    g = game(*KNOCKED_OUT, rules=LOW)
+    assert how_scored(g.state) == (
+        "Ann won and scores 0; the others score the cards left in their own hands, and a "
+        "player knocked out scores 250. The lowest total wins the match."
+    )
+
+
+def test_low_scoring_reveal_sentence_does_not_say_the_winner_scores_the_other_hands() -> None:
+    for lines in (WON, KNOCKED_OUT):
+        sentence = how_scored(game(*lines, rules=LOW).state)
+        assert "other hands" not in sentence and "Ann won and scores 0" in sentence
+
+
+def test_how_scored_before_the_hand_is_won_says_the_rule() -> None:
+    assert how_scored(game("start: R5").state) == (
+        "The winner scores the cards left in the other hands."
+    )
+    assert how_scored(game("start: R5", rules=LOW).state).startswith("The winner scores 0;")
+
+
+def test_score_breakdown_of_the_winners_points() -> None:
+    g = game(*KNOCKED_OUT, "Bob: reveals 55", players=("Ann", "Bob", "Cy", "Dee"))
+    assert score_breakdown(g.state) is None  # Dee still reveals
+    g.apply("Dee: reveals 0")
+    assert g.state.status == "hand_over"
+    assert score_breakdown(g.state) == (
+        "Ann scores 305 = 55 from Bob + 0 from Dee + 250 for Cy, knocked out."
+    )
+
+
+def test_score_breakdown_of_a_hand_won_by_knockout() -> None:
+    g = game("start: R5", "Bob: has 20", "Ann: W+10 B", "Bob: take", players=("Ann", "Bob"))
+    assert score_breakdown(g.state) == "Ann scores 250 = 250 for Bob, knocked out."
+
+
+def test_score_breakdown_under_low_scoring() -> None:
+    g = game(*KNOCKED_OUT, "Bob: reveals 12", rules=LOW)
+    assert score_breakdown(g.state) == (
+        "Ann won and scores 0; the others score their own cards: Bob 12, Cy 250."
+    )
+
+
+def test_score_breakdown_is_of_the_last_hand_until_the_next_is_scored() -> None:
+    assert score_breakdown(game().state) is None
+    assert score_breakdown(game(*WON).state) is None  # won, not scored yet
+    g = game(*WON, "Bob: reveals 10", "Cy: reveals 20", "hand: 2")
+    assert score_breakdown(g.state) is None  # playing the next hand
+    g = game(*WON, "Bob: reveals 10", "Cy: reveals 20", rules=HouseRules(target=30))
+    assert g.state.status == "match_over"
+    assert score_breakdown(g.state) == "Ann scores 30 = 10 from Bob + 20 from Cy."

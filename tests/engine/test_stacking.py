@@ -153,3 +153,45 @@ def test_stacking_onto_a_player_who_is_then_knocked_out() -> None:
     assert state["hands"]["Cy"] == 0 and state["set_aside"] == 25
     assert state["turn"] == "Ann"
     assert state["stack"] is None
+
+
+def test_stack_needs_the_last_card_under_the_official_rule() -> None:
+    g = game("start: R5", "Ann: R+2")
+    assert g.legal_actions().stack_needs == 2
+    g.apply("Bob: B+4")
+    assert g.legal_actions().stack_needs == 4  # the last card, not the total of 6
+    g.apply("Cy: W+10 G")
+    assert g.legal_actions().stack_needs == 10
+
+
+def test_stack_needs_the_whole_total_under_stack_sum() -> None:
+    g = game("start: R5", "Ann: R+2", rules=SUM)
+    assert g.legal_actions().stack_needs == 2
+    g.apply("Bob: B+4")
+    assert g.legal_actions().stack_needs == 6
+    g.apply("Cy: W+6 G")
+    assert g.legal_actions().stack_needs == 12
+
+
+def test_stack_needs_is_what_the_referee_accepts() -> None:
+    for rules in (HouseRules(), SUM):
+        g = game("start: R5", "Ann: R+2", "Bob: B+4", rules=rules)
+        needs = g.legal_actions().stack_needs
+        assert needs is not None
+        assert {card.draw for card in g.legal_actions().cards} == {
+            v for v in (2, 4, 6, 10) if v >= needs
+        }
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        (),  # before the start card
+        ("start: R5",),
+        ("start: R5", "Ann: R+2", "Bob: take"),  # taken: normal matching again
+        ("start: R5", "Ann: WCR"),  # a roulette is not a stack
+        ("start: R5", "Ann: has 1", "Ann: R+2"),  # won with a last Draw card
+    ],
+)
+def test_stack_needs_nothing_when_not_facing_a_stack(lines: tuple[str, ...]) -> None:
+    assert game(*lines).legal_actions().stack_needs is None

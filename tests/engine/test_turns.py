@@ -201,6 +201,46 @@ def test_hand_2_passes_the_deal_left() -> None:
     assert g.turn == "Cy"
 
 
+def test_the_next_dealer_is_named_once_the_hand_is_scored() -> None:
+    g = game("start: R5", "Ann: has 1", "Ann: R3")
+    assert g.state.dealer == 2 and g.state.next_dealer == 0  # Cy dealt; the deal wraps round
+    assert g.legal_actions().next_dealer is None  # still revealing
+    g.apply("Bob: reveals 1")
+    g.apply("Cy: reveals 1")
+    assert g.legal_actions().next_dealer == "Ann"
+    g.apply("hand: 2")
+    assert g.players[g.state.dealer] == "Ann"
+    assert g.legal_actions().next_dealer is None  # playing
+    assert g.players[g.state.next_dealer] == "Bob"
+
+
+def test_the_next_dealer_goes_round_the_table() -> None:
+    g = game(players=("Ann", "Bob"))
+    dealers = []
+    for hand in range(2, 6):
+        g.apply("start: R5")
+        g.apply(f"{g.turn}: has 1")
+        g.apply(f"{g.turn}: R3")
+        g.apply(f"{g.legal_actions().revealers[0]}: reveals 1")
+        dealers.append(g.legal_actions().next_dealer)
+        g.apply(f"hand: {hand}")
+        assert g.players[g.state.dealer] == dealers[-1]
+    assert dealers == ["Ann", "Bob", "Ann", "Bob"]
+
+
+def test_nobody_deals_next_once_the_match_is_over() -> None:
+    g = game(
+        "start: R5",
+        "Ann: has 1",
+        "Ann: R3",
+        "Bob: reveals 1",
+        "Cy: reveals 1",
+        rules=HouseRules(target=1),
+    )
+    assert g.state.status == "match_over"
+    assert g.legal_actions().next_dealer is None
+
+
 def test_hand_header_while_the_hand_is_on() -> None:
     with pytest.raises(IllegalActionError) as info:
         game("start: R5", "Ann: R3").apply("hand: 2")

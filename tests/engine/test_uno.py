@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalActionError
+from engine import CATCH_PENALTY, IllegalActionError, describe
 from tests.engine.conftest import game, play, refuse
 
 
@@ -26,6 +26,16 @@ def test_catch_makes_the_player_draw_2() -> None:
     assert state["hands"]["Ann"] == 3 and state["turn"] == "Bob"
     assert state["uno"] == {"open": [], "called": []}
     assert state["draw_pile"] == 146 + 5 - 2
+
+
+def test_the_catch_penalty_is_2_cards_everywhere() -> None:
+    g = one_card()
+    assert CATCH_PENALTY == 2 == g.legal_actions().catch_penalty
+    before = g.state
+    g.apply("Cy: catch Ann")
+    assert g.state.hands[0] == before.hands[0] + CATCH_PENALTY
+    line, _, after = list(g.steps())[-1]
+    assert describe(line, before, after) == "Cy caught Ann without an UNO call: Ann draws 2."
 
 
 def test_the_player_whose_turn_is_next_may_catch() -> None:
