@@ -43,7 +43,7 @@ serve: $(STAMP) $(HTMX)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine companion tests bench wsgi.py
 	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py
-	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy --strict companion engine
 
 # Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
 # (.ci/run starts a throwaway one), the database-backed suites again on it.

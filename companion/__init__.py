@@ -65,7 +65,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                 options["connect_args"] = {"connect_timeout": 5}
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        # The hot paths' engine (store.direct_engine): connections that autocommit for
+        # The hot paths' engine (Store.direct): connections that autocommit for
         # good, so a read or a one-statement write is one round trip, with nothing to
         # switch on taking a connection or to reset on giving it back.
         app.config.setdefault("SQLALCHEMY_BINDS", {}).setdefault(
@@ -88,13 +88,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("COMPRESS_MIN_SIZE", 1000)
     compress.init_app(app)
 
+    from companion.games import MAX_LINES, GameCache
+    from companion.store import Store
     from companion.table_view import symbol
     from companion.views import register
-    from engine import Color
+    from engine import KNOCKOUT_POINTS, Color
+
+    # The games this process rebuilt from the matches' logs (one cache per app).
+    app.extensions["store"] = Store(db, GameCache(app.config.get("GAME_CACHE_LINES", MAX_LINES)))
 
     app.jinja_env.globals.update(
         symbol=symbol,
         colors=list(Color),
+        knockout_points=KNOCKOUT_POINTS,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
     )
     register(app)

@@ -7,54 +7,79 @@ from, so revoking the links (new tokens) takes the role away everywhere.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from flask import render_template, request, session
 from werkzeug.exceptions import Forbidden
 
-from companion.models import Match
+from companion.matches import Match
 
 Role = Literal["editor", "viewer"]
 SESSION_KEY = "matches"
 REMEMBERED = 40  # matches a phone remembers (the cookie must stay small)
 
 
-def _roles() -> dict[str, list[str]]:
+class NotAllowed(Forbidden):
+    def __init__(self, title: str, message: str) -> None:
+        super().__init__(message)
+        self.title = title
+
+
+@dataclass(frozen=True)
+class Phone:
+    """What this phone may do: its role in each match and the link token it came with."""
+
+    roles: Mapping[str, Any]
+
+    def token(self, match_id: str, kind: Role) -> str | None:
+        """The `kind` token this phone holds for the match, if any: not checked against
+        the match (a write checks it in its own statement, see statements.add_line)."""
+        entry = self.roles.get(match_id)
+        if isinstance(entry, list) and len(entry) == 2 and entry[0] == kind:
+            token = entry[1]
+            return token if isinstance(token, str) else None
+        return None
+
+    def role(self, match: Match) -> Role | None:
+        if self.token(match.id, "editor") == match.editor_token:
+            return "editor"
+        if self.token(match.id, "viewer") == match.viewer_token:
+            return "viewer"
+        return None
+
+    def require(self, match: Match, kind: Role) -> Role:
+        """The phone's role, if it is at least `kind`; else a 403 that says what to do."""
+        have = self.role(match)
+        if have == "editor" or (have == "viewer" and kind == "viewer"):
+            return have
+        if have == "viewer":
+            raise NotAllowed(
+                "This phone can only watch",
+                "It opened the viewer link of this match, so it can't record plays, undo "
+                "or score. Nothing was recorded. To record, open the editor link (ask a "
+                "player who has it: it is in the Share panel).",
+            )
+        raise NotAllowed(
+            "You need this match's link",
+            "Matches are open to the phones that created them or opened one of their "
+            "share links. Ask someone at the table for the link or QR code (Share panel). "
+            "If you had access before, the links may have been renewed.",
+        )
+
+    def match_ids(self) -> list[str]:
+        return list(self.roles)
+
+
+def _roles() -> dict[str, Any]:
     roles = session.get(SESSION_KEY)
     return roles if isinstance(roles, dict) else {}
 
 
-class Shared(Protocol):
-    """What a role is checked against: a Match, or just its id and tokens."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def editor_token(self) -> str: ...
-    @property
-    def viewer_token(self) -> str: ...
-
-
-def role(match: Shared) -> Role | None:
-    entry = _roles().get(match.id)
-    if not isinstance(entry, list) or len(entry) != 2:
-        return None
-    kind, token = entry
-    if kind == "editor" and token == match.editor_token:
-        return "editor"
-    if kind == "viewer" and token == match.viewer_token:
-        return "viewer"
-    return None
-
-
-def held_token(match_id: str, kind: Role) -> str | None:
-    """The `kind` token this phone holds for the match, if any: not checked against the
-    match (a write checks it in its own statement, see statements.add_line)."""
-    entry = _roles().get(match_id)
-    if isinstance(entry, list) and len(entry) == 2 and entry[0] == kind:
-        token = entry[1]
-        return token if isinstance(token, str) else None
-    return None
+def this_phone() -> Phone:
+    """The phone making this request, from its signed session cookie."""
+    return Phone(_roles())
 
 
 def grant(match: Match, kind: Role) -> None:
@@ -73,36 +98,6 @@ def renew() -> None:
         session.modified = True
 
 
-def known_match_ids() -> list[str]:
-    return list(_roles())
-
-
-class NotAllowed(Forbidden):
-    def __init__(self, title: str, message: str) -> None:
-        super().__init__(message)
-        self.title = title
-
-
-def require(match: Shared, kind: Role) -> Role:
-    """The caller's role, if it is at least `kind`; else a 403 that says what to do."""
-    have = role(match)
-    if have == "editor" or (have == "viewer" and kind == "viewer"):
-        return have
-    if have == "viewer":
-        raise NotAllowed(
-            "This phone can only watch",
-            "It opened the viewer link of this match, so it can't record plays, undo or "
-            "score. Nothing was recorded. To record, open the editor link (ask a player "
-            "who has it: it is in the Share panel).",
-        )
-    raise NotAllowed(
-        "You need this match's link",
-        "Matches are open to the phones that created them or opened one of their share "
-        "links. Ask someone at the table for the link or QR code (Share panel). If you had "
-        "access before, the links may have been renewed.",
-    )
-
-
 def forbidden_page(error: NotAllowed) -> tuple[str, int, dict[str, str]]:
     page = render_template("error.html", title=error.title, message=error.description)
     # htmx never swaps a 403 in (the live poller, a boosted form): the screen would
@@ -112,4 +107,4 @@ def forbidden_page(error: NotAllowed) -> tuple[str, int, dict[str, str]]:
     return page, 403, headers
 
 
-__all__ = ["NotAllowed", "grant", "held_token", "known_match_ids", "renew", "require", "role"]
+__all__ = ["NotAllowed", "Phone", "Role", "forbidden_page", "grant", "renew", "this_phone"]

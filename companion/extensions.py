@@ -5,15 +5,8 @@ from flask_htmx import HTMX
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy.orm import DeclarativeBase
 
-
-class Base(DeclarativeBase):
-    pass
-
-
-# Objects stay readable after a commit: no reload query for what was just written.
-db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+db = SQLAlchemy()  # the tables (models.py) and their engines; no ORM session in requests
 migrate = Migrate()
 csrf = CSRFProtect()
 htmx = HTMX()

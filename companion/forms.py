@@ -9,6 +9,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
+    Field,
     FieldList,
     HiddenField,
     IntegerField,
@@ -17,11 +18,12 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from companion.models import MODES
 from engine import (
+    DECK_SIZE,
+    OFFICIAL,
     OPTIONS,
     ActionLine,
     CallUno,
@@ -40,14 +42,13 @@ from engine import (
     Wins,
 )
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.names import TYPED_NAME_LENGTH, name_problems, tidy_name
 from engine.rules import MERCY_RANGE, TARGET_RANGE
 
-NAME_LENGTH = 20
 
-
-def options(pairs: Iterable[tuple[str, str]]) -> list[SelectChoice]:
+def options(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """(value, label) pairs as WTForms choices."""
-    return [SelectChoice(value, label) for value, label in pairs]
+    return list(pairs)
 
 
 def _explain(option: str) -> str:
@@ -56,7 +57,7 @@ def _explain(option: str) -> str:
 
 class NewMatchForm(FlaskForm):  # type: ignore[misc]
     players = FieldList(
-        StringField("Name", validators=[Optional(), Length(max=NAME_LENGTH)]),
+        StringField("Name"),  # checked by the engine's name rules (validate)
         min_entries=MAX_PLAYERS,
         max_entries=MAX_PLAYERS,
     )
@@ -87,7 +88,7 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
     mercy_on = BooleanField("Mercy rule", default=True, description=_explain("mercy"))
     mercy = IntegerField(
         "Mercy limit",
-        default=25,
+        default=OFFICIAL.mercy,
         validators=[
             Optional(),
             NumberRange(MERCY_RANGE.start, MERCY_RANGE.stop - 1, "From %(min)s to %(max)s cards."),
@@ -98,7 +99,7 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
     zero = BooleanField("0 passes hands", default=True, description=_explain("zero"))
     target = IntegerField(
         "Target score",
-        default=1000,
+        default=OFFICIAL.target,
         validators=[
             InputRequired("Give the score that ends the match."),
             NumberRange(TARGET_RANGE.start, TARGET_RANGE.stop - 1, "From %(min)s to %(max)s."),
@@ -115,7 +116,12 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
     )
 
     def names(self) -> list[str]:
-        return [" ".join((entry.data or "").split()) for entry in self.players]
+        return [tidy_name(entry.data or "") for entry in self.players]
+
+    def fill_names(self, players: str) -> None:
+        """The seats filled in from "Ann, Bob, Cy" (a new match with the same players)."""
+        for entry, name in zip(self.players, players.split(","), strict=False):
+            entry.data = tidy_name(name)[:TYPED_NAME_LENGTH]
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok: bool = super().validate(extra_validators)
@@ -124,21 +130,17 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
         if len(names) < MIN_PLAYERS:
             self.problems.append(f"Enter at least {MIN_PLAYERS} names.")
             ok = False
-        lowered = [name.lower() for name in names]
-        for entry, name in zip(self.players, self.names(), strict=True):
-            if name and lowered.count(name.lower()) > 1:
-                entry.errors.append("Two players can't have the same name.")
-                ok = False
-            if any(ch in name for ch in ":,#"):
-                entry.errors.append("A name can't contain : , or #.")
+        for entry, problem in zip(self.players, name_problems(self.names()), strict=True):
+            if problem is not None:
+                refuse(entry, problem)
                 ok = False
         seats = [str(i) for i in range(1, MAX_PLAYERS + 1)]
         # A value the select does not offer was already refused by its own check.
         if self.dealer.data in seats and int(self.dealer.data) > max(len(names), 1):
-            self.dealer.errors.append(f"There are only {len(names)} players.")
+            refuse(self.dealer, f"There are only {len(names)} players.")
             ok = False
         if self.mercy_on.data and self.mercy.data is None:
-            self.mercy.errors.append("Give the Mercy limit, or switch the Mercy rule off.")
+            refuse(self.mercy, "Give the Mercy limit, or switch the Mercy rule off.")
             ok = False
         return ok
 
@@ -150,7 +152,7 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
             final_draw=bool(self.final_draw.data),
             seven=bool(self.seven.data),
             zero=bool(self.zero.data),
-            target=self.target.data,
+            target=self.target.data or OFFICIAL.target,  # required: never empty here
             scoring=self.scoring.data,
         )
 
@@ -159,7 +161,13 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
         return names[-1] if self.dealer.data == "last" else names[int(self.dealer.data) - 1]
 
 
+def refuse(field: Field, message: str) -> None:
+    """Say what is wrong beside the field."""
+    field.errors = [*field.errors, message]
+
+
 KEY = [Optional(), Length(max=40)]  # the idempotency key of a rendered form
+CARDS = "From %(min)s to %(max)s."
 
 
 class TableForm(FlaskForm):  # type: ignore[misc]
@@ -180,14 +188,19 @@ class TableForm(FlaskForm):  # type: ignore[misc]
     last = IntegerField(validators=[Optional(), NumberRange(min=0)])
     key = HiddenField(validators=KEY)
 
+    def made_on(self) -> tuple[int, int | None, str | None]:
+        """The table the form was made on (version, last line) and its key, once valid."""
+        assert self.version.data is not None
+        return self.version.data, self.last.data, self.key.data or None
+
 
 class LineForm(TableForm):
     """One record line from the table screen: who, what, and the table it was read from."""
 
     player = StringField(validators=[Optional(), Length(max=60)])
     action = StringField(validators=[InputRequired(), Length(max=400)])
-    drawn = IntegerField(validators=[Optional(), NumberRange(0, 168, "From 0 to 168.")])
-    count = IntegerField(validators=[Optional(), NumberRange(0, 168, "From 0 to 168.")])
+    drawn = IntegerField(validators=[Optional(), NumberRange(0, DECK_SIZE, CARDS)])
+    count = IntegerField(validators=[Optional(), NumberRange(0, DECK_SIZE, CARDS)])
 
     def line(self) -> str:
         action = " ".join((self.action.data or "").split())
@@ -228,23 +241,25 @@ class ImportForm(FlaskForm):  # type: ignore[misc]
 # ---------------------------------------------------------------- the inverse mappings
 
 
-def rule_fields(rules: HouseRules) -> dict[str, str]:
-    """The new-match form's house-rule fields as a browser posts them for `rules` (an
-    unticked box is not posted): the inverse of `NewMatchForm.house_rules`."""
-    fields = {
+def rule_fields(rules: HouseRules) -> dict[str, str | None]:
+    """The new-match form's house-rule fields for `rules`, as a browser fills them in:
+    None for a box left unticked (a browser then posts nothing for it). The inverse of
+    `NewMatchForm.house_rules`."""
+
+    def ticked(on: bool) -> str | None:
+        return "y" if on else None
+
+    return {
         "stack": rules.stack,
         "draw": rules.draw,
+        "mercy_on": ticked(rules.mercy is not None),
         "mercy": "" if rules.mercy is None else str(rules.mercy),
+        "final_draw": ticked(rules.final_draw),
+        "seven": ticked(rules.seven),
+        "zero": ticked(rules.zero),
         "target": str(rules.target),
         "scoring": rules.scoring,
     }
-    ticked = {
-        "mercy_on": rules.mercy is not None,
-        "final_draw": rules.final_draw,
-        "seven": rules.seven,
-        "zero": rules.zero,
-    }
-    return fields | {name: "y" for name, on in ticked.items() if on}
 
 
 def line_fields(line: Line) -> tuple[str, dict[str, str]]:

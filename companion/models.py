@@ -1,12 +1,16 @@
-"""A match is its header plus an append-only log of table-record lines."""
+"""The database's tables: a match is its header plus an append-only log of record lines.
+
+Plain SQLAlchemy Core tables: the app reads and writes them with the statements in
+statements.py; a request carries a match as the small value object in matches.py.
+The migrations build these tables (a test compares the two).
+"""
 
 from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 
 from companion.extensions import db
 
@@ -26,70 +30,51 @@ def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Match(db.Model):  # type: ignore[name-defined,misc]
-    __tablename__ = "match"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_match_id)
-    players: Mapped[str] = mapped_column(String(300))  # "Ann, Bob, Cy", seating order
-    dealer: Mapped[str] = mapped_column(String(60))
-    rules: Mapped[str] = mapped_column(String(200), default="official")
-    mode: Mapped[str] = mapped_column(String(10), default="referee")
-    created_at: Mapped[datetime] = mapped_column(default=now)
-    updated_at: Mapped[datetime] = mapped_column(default=now)
-    # A summary for the home page, rewritten after every line.
-    status: Mapped[str] = mapped_column(String(20), default="playing")
-    summary: Mapped[str] = mapped_column(String(200), default="")
-    # The last line's sequence number: what live pages poll, cheaply.
-    version: Mapped[int] = mapped_column(Integer, default=0)
-    # The last line's row id (0 with no lines): with the version, it names the whole
-    # log, so a process can trust its cached game without reading the lines.
-    last_line_id: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+MATCHES = db.Table(
+    "match",
+    Column("id", String(32), primary_key=True),
+    Column("players", String(300), nullable=False),  # "Ann, Bob, Cy", seating order
+    Column("dealer", String(60), nullable=False),
+    Column("rules", String(200), nullable=False),
+    Column("mode", String(10), nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    Column("updated_at", DateTime, nullable=False),
+    # A summary for the home page, rewritten with every line.
+    Column("status", String(20), nullable=False),
+    Column("summary", String(200), nullable=False),
+    # The last line's sequence number and row id (0, 0 with no lines): together they
+    # name the whole log, so a process can trust its cached game without reading lines.
+    Column("version", Integer, nullable=False),
+    Column("last_line_id", Integer, nullable=False, server_default="0"),
     # Share links: an editor link records plays, a viewer link only watches.
-    editor_token: Mapped[str] = mapped_column(String(40), default=new_token)
-    viewer_token: Mapped[str] = mapped_column(String(40), default=new_token)
+    Column("editor_token", String(40), nullable=False),
+    Column("viewer_token", String(40), nullable=False),
+)
 
-    lines: Mapped[list[MatchLine]] = relationship(
-        back_populates="match", order_by="MatchLine.seq", cascade="all, delete-orphan"
-    )
-
-    @property
-    def player_names(self) -> list[str]:
-        return [name.strip() for name in self.players.split(",")]
-
-    def header(self) -> list[str]:
-        """The record's header lines."""
-        lines = [f"players: {self.players}", f"dealer: {self.dealer}"]
-        if self.rules != "official":
-            lines.append(f"rules: {self.rules}")
-        return lines
-
-
-class MatchLine(db.Model):  # type: ignore[name-defined,misc]
-    __tablename__ = "match_line"
-    __table_args__ = (
-        UniqueConstraint("match_id", "seq", name="uq_match_line_seq"),
-        {"sqlite_autoincrement": True},  # ids are never reused: they key the game cache
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+LINES = db.Table(
+    "match_line",
+    # Ids are never reused (they key the cached games): AUTOINCREMENT on SQLite.
+    Column("id", Integer, primary_key=True, autoincrement=True),
     # Looked up through the unique (match_id, seq) index: no index of its own.
-    match_id: Mapped[str] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
-    seq: Mapped[int] = mapped_column(Integer)  # 1, 2, 3, ... per match
-    text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(default=now)
+    Column("match_id", String(32), ForeignKey("match.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),  # 1, 2, 3, ... per match
+    Column("text", Text, nullable=False),
+    Column("created_at", DateTime, nullable=False),
     # The key of the rendered form that recorded it: a resubmission does nothing.
-    form_key: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    Column("form_key", String(40), nullable=True),
+    UniqueConstraint("match_id", "seq", name="uq_match_line_seq"),
+    sqlite_autoincrement=True,
+)
 
-    match: Mapped[Match] = relationship(back_populates="lines")
-
-
-class UsedKey(db.Model):  # type: ignore[name-defined,misc]
-    """Form keys acted on that no line carries: undo forms, and the lines undone."""
-
-    __tablename__ = "used_key"
-
-    match_id: Mapped[str] = mapped_column(
-        ForeignKey("match.id", ondelete="CASCADE"), primary_key=True
-    )
-    key: Mapped[str] = mapped_column(String(40), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(default=now)
+# Form keys acted on that no line carries: undo forms, and the lines undone.
+USED_KEYS = db.Table(
+    "used_key",
+    Column(
+        "match_id",
+        String(32),
+        ForeignKey("match.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("key", String(40), primary_key=True),
+    Column("created_at", DateTime, nullable=False),
+)

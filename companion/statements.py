@@ -1,7 +1,8 @@
-"""The hot paths' SQL, built once: read a match, read its lines, add a line.
+"""The app's SQL, built once: read a match and its lines, add a line, undo one, and the
+rarer writes (a new match, an import, new links).
 
-A table records a line and polls far more often than it does anything else, so these
-statements skip the ORM's unit of work and are never rebuilt per request.
+A table records a line and polls far more often than it does anything else, so the
+statements are Core statements, built at import and never per request.
 
 Adding a line writes the line and moves the match row (version, last line's id,
 summary) as one. On PostgreSQL that is a single statement, an UPDATE in a WITH
@@ -19,30 +20,32 @@ match moved meanwhile, nothing is written and it looks again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    Connection,
     DateTime,
     Engine,
     Integer,
+    RowMapping,
     String,
     bindparam,
+    delete,
     exists,
     func,
     insert,
     literal_column,
     select,
+    union_all,
     update,
 )
 from sqlalchemy.sql.base import Executable
-from sqlalchemy.sql.elements import BindParameter
+from sqlalchemy.sql.elements import BindParameter, ClauseElement
 
-from companion.models import Match, MatchLine, UsedKey
-
-MATCHES = Match.__table__
-LINES = MatchLine.__table__
-KEYS = UsedKey.__table__
+from companion.models import LINES, MATCHES
+from companion.models import USED_KEYS as KEYS
 
 READ_MATCH = select(MATCHES).where(MATCHES.c.id == bindparam("match_id"))
 
@@ -132,7 +135,7 @@ _MOVE_AND_INSERT = (
 _COMPILED: dict[tuple[int, str], str] = {}
 
 
-def _compiled(statement: Executable, engine: Engine) -> str:
+def _compiled(statement: ClauseElement, engine: Engine) -> str:
     key = (id(statement), engine.dialect.name)
     if key not in _COMPILED:
         _COMPILED[key] = str(statement.compile(dialect=engine.dialect))
@@ -175,11 +178,12 @@ def add_line(
         "p_now": now,
     }
     if engine.dialect.name == "postgresql":
-        # One statement on the autocommit engine (store.direct_engine): atomic, and no
+        # One statement on the autocommit engine (Store.direct): atomic, and no
         # BEGIN or COMMIT to wait for. Its SQL is compiled once: psycopg takes the
         # parameters as they are.
         with engine.connect() as connection:
-            if not connection.connection.driver_connection.autocommit:  # else: rolled back
+            driver = connection.connection.driver_connection
+            if driver is None or not driver.autocommit:  # else: rolled back
                 raise RuntimeError("add_line on PostgreSQL needs an autocommit engine")
             row_id: int | None = connection.exec_driver_sql(
                 _compiled(_MOVE_AND_INSERT, engine), params
@@ -187,12 +191,152 @@ def add_line(
             return row_id
     try:
         with engine.begin() as connection:
-            row_id = connection.execute(_INSERT_LINE, params).scalar()
-            if row_id is None:
+            inserted: int | None = connection.execute(_INSERT_LINE, params).scalar()
+            if inserted is None:
                 return None
-            moved = connection.execute(_MOVE_MATCH, params | {"p_line_id": row_id})
+            moved = connection.execute(_MOVE_MATCH, params | {"p_line_id": inserted})
             if moved.rowcount != 1:
                 raise _Refused()
-            return row_id
+            return inserted
     except _Refused:
         return None
+
+
+# ---------------------------------------------------------------- what was written
+
+
+_KEY_USED: Executable = union_all(
+    select(literal_column("1")).where(
+        KEYS.c.match_id == bindparam("match_id"), KEYS.c.key == bindparam("key")
+    ),
+    select(literal_column("1")).where(
+        LINES.c.match_id == bindparam("match_id"), LINES.c.form_key == bindparam("key")
+    ),
+).limit(1)
+
+
+def key_used(connection: Connection, match_id: str, key: str) -> bool:
+    """Was a form with this key acted on: its line carries it, or (undo) the used keys."""
+    return connection.execute(_KEY_USED, {"match_id": match_id, "key": key}).first() is not None
+
+
+# ---------------------------------------------------------------- undo
+
+
+def undo_line(
+    connection: Connection,
+    *,
+    match_id: str,
+    version: int,
+    last_line_id: int,
+    editor_token: str,
+    key: str | None,
+    status: str,
+    summary: str,
+    now: datetime,
+) -> RowMapping | None:
+    """Take line `version` (row `last_line_id`) off the log, in the caller's transaction;
+    the line's text and form key, or None if the match is not exactly there any more (or
+    the editor link was renewed, or this form was acted on).
+
+    The match row moves first, and only from there: a line recorded meanwhile elsewhere
+    must never be left beyond the log's end. The undone line's form key and the undo
+    form's own stay used: resubmitting either does nothing.
+    """
+    params = {
+        "p_match_id": match_id,
+        "p_version": version,
+        "p_last_line_id": last_line_id,
+        "p_editor_token": editor_token,
+        "p_form_key": key,
+    }
+    moved = connection.execute(
+        _MOVE_BACK,
+        params | {"p_status": status, "p_summary": summary, "p_now": now},
+    )
+    if moved.rowcount != 1:
+        return None
+    undone = (
+        connection.execute(
+            delete(LINES)
+            .where(LINES.c.match_id == match_id, LINES.c.id == last_line_id)
+            .returning(LINES.c.text, LINES.c.form_key)
+        )
+        .mappings()
+        .first()
+    )
+    if undone is None:  # pragma: no cover - the guarded move makes it there
+        raise RuntimeError(f"match {match_id}: line {last_line_id} vanished under an undo")
+    used = {k for k in (key, undone["form_key"]) if k}
+    if used:
+        connection.execute(
+            insert(KEYS), [{"match_id": match_id, "key": k, "created_at": now} for k in used]
+        )
+    return undone
+
+
+_MOVE_BACK = (
+    update(MATCHES)
+    .where(*_AS_EXPECTED)
+    .values(
+        version=MATCHES.c.version - 1,
+        last_line_id=func.coalesce(
+            select(LINES.c.id)
+            .where(LINES.c.match_id == MATCHES.c.id, LINES.c.seq == MATCHES.c.version - 1)
+            .scalar_subquery(),
+            0,
+        ),
+        status=_param("p_status", String),
+        summary=_param("p_summary", String),
+        updated_at=_param("p_now", DateTime),
+    )
+)
+
+
+# ---------------------------------------------------------------- new matches, new links
+
+
+def insert_match(connection: Connection, values: dict[str, Any], lines: Sequence[str]) -> int:
+    """A new match and its lines (an import), in the caller's transaction; the last
+    line's row id (0: none), also written on the match row."""
+    connection.execute(insert(MATCHES), [values | {"last_line_id": 0}])
+    if not lines:
+        return 0
+    connection.execute(
+        insert(LINES),
+        [
+            {"match_id": values["id"], "seq": seq, "text": text, "created_at": values["created_at"]}
+            for seq, text in enumerate(lines, 1)
+        ],
+    )
+    last: int = connection.execute(
+        select(LINES.c.id).where(LINES.c.match_id == values["id"], LINES.c.seq == len(lines))
+    ).scalar_one()
+    connection.execute(
+        update(MATCHES).where(MATCHES.c.id == values["id"]).values(last_line_id=last)
+    )
+    return last
+
+
+def new_links(connection: Connection, match_id: str, editor: str, viewer: str) -> None:
+    connection.execute(
+        update(MATCHES)
+        .where(MATCHES.c.id == match_id)
+        .values(editor_token=editor, viewer_token=viewer)
+    )
+
+
+def read_match(connection: Connection, match_id: str) -> RowMapping | None:
+    return connection.execute(READ_MATCH, {"match_id": match_id}).mappings().first()
+
+
+def by_token(connection: Connection, column: str, token: str) -> RowMapping | None:
+    """The match whose `column` (editor_token or viewer_token) is `token`."""
+    query = select(MATCHES).where(MATCHES.c[column] == token)
+    return connection.execute(query).mappings().first()
+
+
+def by_ids(connection: Connection, ids: Sequence[str]) -> Sequence[RowMapping]:
+    """These matches, the most recently changed first."""
+    query = select(MATCHES).where(MATCHES.c.id.in_(ids)).order_by(MATCHES.c.updated_at.desc())
+    return connection.execute(query).mappings().all()

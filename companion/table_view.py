@@ -6,10 +6,21 @@ the engine refuses it and its explanation is shown with a link to the rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from companion.store import Table
-from engine import ALL_CARDS, Card, Color, Face, Legal, State, describe, say
+from companion.matches import Table
+from engine import (
+    ALL_CARDS,
+    Card,
+    Color,
+    Face,
+    Legal,
+    State,
+    describe,
+    how_scored,
+    say,
+    score_breakdown,
+)
 from engine.legal import FollowUp
 
 SYMBOLS = {
@@ -63,24 +74,22 @@ class Seat:
     dealer: bool
     uno: str | None  # "open" (may be caught) or "called"
     meter: int  # percent of the Mercy limit
-    warn: bool
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableView:
     table: Table
     tab: str
     picked: Card | None = None
     drawn: int = 0  # cards drawn before the play being entered
-    steps: list[str] = field(default_factory=list)
 
     @property
     def state(self) -> State:
-        return self.table.game.state
+        return self.table.state
 
     @property
     def legal(self) -> Legal:
-        return self.table.game.legal_actions()
+        return self.table.legal
 
     @property
     def version(self) -> int:
@@ -108,7 +117,6 @@ class TableView:
                     dealer=s.dealer == i,
                     uno=uno,
                     meter=meter,
-                    warn=limit is not None and cards >= limit - 5,
                 )
             )
         return seats
@@ -132,17 +140,12 @@ class TableView:
     @property
     def recent(self) -> list[str]:
         """The last plays as sentences, newest first."""
-        game = self.table.game
-        steps = list(game.steps())[-6:]
-        return [describe(line, before, after) for line, before, after in reversed(steps)]
+        return [describe(*step) for step in reversed(self.table.recent)]
 
     @property
     def undo_label(self) -> str | None:
-        if self.table.version == 0:
-            return None
-        game = self.table.game
-        line, before, after = list(game.steps())[-1]
-        return "Undo: " + say(line, before, after)
+        step = self.table.last_step
+        return None if step is None else "Undo: " + say(*step)
 
     @property
     def notices(self) -> list[str]:
@@ -156,32 +159,19 @@ class TableView:
         return s.players[s.next_active(s.turn)]
 
     @property
-    def discard_max(self) -> int:
-        s = self.state
-        return max(s.hands[s.turn] - 1, 0)
+    def max_discard(self) -> int:
+        """The most cards a Discard All may take with it, counting the cards just drawn."""
+        return self.legal.max_discard(self.drawn)
 
     @property
     def breakdown(self) -> str | None:
         """How the last hand's score was made: '305 = 55 from Cy + 250 for Bob, knocked out'."""
-        s = self.state
-        if not s.history or s.status not in ("hand_over", "match_over"):
-            return None
-        result = s.history[-1]
-        winner = s.players[result.winner]
-        if s.rules.scoring == "low":
-            parts = [
-                f"{s.players[i]} {p}" for i, p in enumerate(result.points) if i != result.winner
-            ]
-            return f"{winner} won and scores 0; the others score their own cards: " + ", ".join(
-                parts
-            )
-        parts = [
-            f"{s.revealed[i]} from {name}"
-            for i, name in enumerate(s.players)
-            if i != result.winner and i not in result.knocked_out and s.revealed[i] is not None
-        ] + [f"250 for {s.players[i]}, knocked out" for i in result.knocked_out]
-        total = result.points[result.winner]
-        return f"{winner} scores {total}" + (f" = {' + '.join(parts)}" if parts else "")
+        return score_breakdown(self.state)
+
+    @property
+    def how_scored(self) -> str | None:
+        """While losers reveal: who scores what under the match's house rules."""
+        return how_scored(self.state) if self.state.status == "scoring" else None
 
     @property
     def start_keys(self) -> list[Card]:

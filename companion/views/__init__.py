@@ -8,7 +8,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
 
-from companion.extensions import db
+from companion.store import current_store
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -45,15 +45,14 @@ def register(app: Flask) -> None:
     def health() -> tuple[dict[str, str], int]:
         """For load balancers: the app answers and its database does too."""
         try:
-            db.session.execute(text("SELECT 1"))
+            with current_store().direct.connect() as connection:
+                connection.execute(text("SELECT 1"))
         except SQLAlchemyError:
-            db.session.rollback()
             return {"status": "database unavailable"}, 503
         return {"status": "ok"}, 200
 
     @app.errorhandler(SQLAlchemyError)
     def database_down(error: SQLAlchemyError) -> tuple[str, int]:
-        db.session.rollback()
         return (
             render_template(
                 "error.html",
@@ -97,7 +96,6 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(500)
     def server_error(error: Exception) -> tuple[str, int]:
-        db.session.rollback()
         return (
             render_template(
                 "error.html",

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from flask import Blueprint, redirect, render_template, request, url_for
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from companion import access, store
-from companion.extensions import db
+from companion import access
 from companion.forms import NewMatchForm
-from companion.models import Match
+from companion.store import current_store
 from engine import EngineError
+from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.names import TYPED_NAME_LENGTH
+
+# The engine's seating and name rules, as the new-match page states them.
+SEATS = SimpleNamespace(min=MIN_PLAYERS, max=MAX_PLAYERS, name_length=TYPED_NAME_LENGTH)
 
 bp = Blueprint("main", __name__)
 
@@ -18,12 +23,8 @@ bp = Blueprint("main", __name__)
 @bp.get("/")
 def home() -> str:
     # Only the matches this phone created or opened a link to: ids are not for listing.
-    known = access.known_match_ids()
+    matches = current_store().matches(access.this_phone())
     access.renew()
-    matches = db.session.scalars(
-        select(Match).where(Match.id.in_(known)).order_by(Match.updated_at.desc())
-    ).all()
-    matches = [m for m in matches if access.role(m)]
     playing = [m for m in matches if m.status != "match_over"]
     finished = [m for m in matches if m.status == "match_over"]
     return render_template("home.html", playing=playing, finished=finished)
@@ -33,12 +34,10 @@ def home() -> str:
 def new_match() -> str | Response | tuple[str, int]:
     form = NewMatchForm()
     if request.method == "GET":
-        again = request.args.get("players", "")
-        for entry, name in zip(form.players, again.split(","), strict=False):
-            entry.data = name.strip()[:20]
+        form.fill_names(request.args.get("players", ""))  # "new match, same players"
     if form.validate_on_submit():
         try:
-            match = store.create_match(
+            match = current_store().create(
                 [name for name in form.names() if name],
                 form.dealer_name(),
                 form.house_rules(),
@@ -50,4 +49,4 @@ def new_match() -> str | Response | tuple[str, int]:
             access.grant(match, "editor")  # the phone that created the match is an editor
             return redirect(url_for("table.show", match_id=match.id), code=303)
     status = 422 if request.method == "POST" else 200
-    return render_template("new_match.html", form=form), status
+    return render_template("new_match.html", form=form, seats=SEATS), status

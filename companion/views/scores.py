@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from flask import Blueprint, render_template
 from werkzeug.wrappers import Response
 
-from companion import store
+from companion.access import this_phone
 from companion.forms import RevealForm
-from companion.views.table import get_match, record, render_table
+from companion.store import current_store
+from companion.views.respond import answer, render_table
 from engine import NotationError, State
 
 bp = Blueprint("scores", __name__, url_prefix="/m")
@@ -22,22 +23,18 @@ MARKERS = ("●", "■", "▲", "◆", "★", "✚")
 
 @bp.post("/<match_id>/reveal")
 def reveal(match_id: str) -> Response | tuple[str, int]:
-    match = get_match(match_id, "editor")
     form = RevealForm()
-    if not form.validate_on_submit():
-        return render_table(
-            match, error=NotationError("The reveal form was incomplete."), status=422
-        )
-    line = form.line()
+    store, phone = current_store(), this_phone()
+    line = form.line() if form.validate_on_submit() else None
     if line is None:
-        return render_table(
-            match,
-            error=NotationError(
-                f"Enter {form.player.data}'s cards (like R5 G+2 W+6) or their points."
-            ),
-            status=422,
+        problem = (
+            NotationError(f"Enter {form.player.data}'s cards (like R5 G+2 W+6) or their points.")
+            if not form.errors
+            else NotationError("The reveal form was incomplete.")
         )
-    return record(match.id, form.version.data, line, form.key.data, form.last.data)
+        return render_table(store.table(match_id, phone, "editor"), error=problem, status=422)
+    version, last, key = form.made_on()
+    return answer(store.record(match_id, phone, version, last, key, line), match_id)
 
 
 @dataclass(frozen=True)
@@ -80,9 +77,8 @@ def chart(state: State) -> tuple[list[Line], list[tuple[float, str]], float | No
 
 @bp.get("/<match_id>/scores")
 def board(match_id: str) -> str:
-    match = get_match(match_id)
-    with store.reading(match) as table:
-        state = table.game.state  # a state is never changed, only replaced
+    table = current_store().table(match_id, this_phone())
+    state = table.state
     lines, ticks, target_y = chart(state)
     target = state.rules.target
     ranking = sorted(
@@ -91,7 +87,7 @@ def board(match_id: str) -> str:
     )
     return render_template(
         "scoreboard.html",
-        match=match,
+        match=table.match,
         state=state,
         lines=lines,
         ticks=ticks,

@@ -5,13 +5,10 @@ from __future__ import annotations
 import segno
 from flask import Blueprint, flash, redirect, render_template, url_for
 from markupsafe import Markup
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from companion import access, store
-from companion.extensions import db
-from companion.models import Match
-from companion.views.table import get_match, match_to_change
+from companion import access
+from companion.store import current_store
 
 bp = Blueprint("share", __name__)
 
@@ -24,8 +21,9 @@ def qr_svg(url: str) -> Markup:
 
 @bp.get("/m/<match_id>/share")
 def panel(match_id: str) -> str:
-    match = get_match(match_id)
-    editor = access.role(match) == "editor"
+    phone = access.this_phone()
+    match = current_store().match(match_id, phone)
+    editor = phone.role(match) == "editor"
     links = []
     if editor:
         links.append(
@@ -52,31 +50,30 @@ def panel(match_id: str) -> str:
 
 @bp.post("/m/<match_id>/share/renew")
 def renew(match_id: str) -> Response:
-    match = match_to_change(match_id)  # CSRFProtect has checked the token
-    store.renew_links(match)
+    match = current_store().renew_links(match_id, access.this_phone())
     access.grant(match, "editor")  # this phone stays an editor
     flash("New links made: the old editor and viewer links no longer work.")
     return redirect(url_for("share.panel", match_id=match.id), code=303)
 
 
-def _open(token: str, column: str, kind: access.Role) -> Response:
-    match = db.session.scalars(select(Match).where(getattr(Match, column) == token[:64])).first()
+def _open(token: str, kind: access.Role) -> Response:
+    match = current_store().open_link(token[:64], kind)
     if match is None:
         raise access.NotAllowed(
             "This link doesn't work",
             "It was mistyped, or an editor renewed the match's links. Ask for the new link "
             "or QR code.",
         )
-    if not (kind == "viewer" and access.role(match) == "editor"):
+    if not (kind == "viewer" and access.this_phone().role(match) == "editor"):
         access.grant(match, kind)  # an editor opening the viewer link stays an editor
     return redirect(url_for("table.show", match_id=match.id), code=303)
 
 
 @bp.get("/j/<token>")
 def join(token: str) -> Response:
-    return _open(token, "editor_token", "editor")
+    return _open(token, "editor")
 
 
 @bp.get("/v/<token>")
 def watch(token: str) -> Response:
-    return _open(token, "viewer_token", "viewer")
+    return _open(token, "viewer")

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, url_for
+from werkzeug.wrappers import Response as Redirect
 
-from companion import access, store
+from companion import access
 from companion.forms import ImportForm
-from companion.views.table import get_match
+from companion.store import ImportRefused, current_store
+from companion.views.respond import form_problems
 
 bp = Blueprint("transfer", __name__)
+
+MAX_RECORD_BYTES = 1_000_000
 
 
 @bp.get("/m/<match_id>/record.txt")
 def export_record(match_id: str) -> Response:
-    match = get_match(match_id)
-    with store.reading(match) as table:
-        text = store.export_record(table)
+    match, text = current_store().export(match_id, access.this_phone())
     stamp = match.created_at.strftime("%Y-%m-%d")
     return Response(
         text,
@@ -25,33 +27,31 @@ def export_record(match_id: str) -> Response:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_record() -> Response | tuple[str, int]:
+def import_record() -> Redirect | tuple[str, int]:
     form = ImportForm()
     problem = None
     if form.validate_on_submit():
         upload = form.record.data
         text = form.text.data or ""
-        if upload is not None and getattr(upload, "filename", ""):
-            raw = upload.read(1_000_001)
+        if upload is not None and getattr(upload, "filename", None):
+            raw = upload.read(MAX_RECORD_BYTES + 1)
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 problem = "That file is not a text table record (it is not UTF-8 text)."
-            if len(raw) > 1_000_000:  # never import the first megabyte of a longer file
+            if len(raw) > MAX_RECORD_BYTES:  # never import the first megabyte of a longer file
                 problem = "That file is too large for a table record (more than 1 MB)."
         if problem is None and not text.strip():
             problem = "Choose a record file or paste a record."
         if problem is None:
             try:
-                match = store.import_record(text)
-            except store.ImportError_ as error:
+                match = current_store().import_record(text)
+            except ImportRefused as error:
                 problem = f"Not imported. {error}"
             else:
                 access.grant(match, "editor")
                 return redirect(url_for("table.show", match_id=match.id), code=303)
     elif form.errors:
-        problem = "The form was incomplete: " + "; ".join(
-            f"{k}: {', '.join(map(str, v))}" for k, v in form.errors.items()
-        )
+        problem = "The form was incomplete: " + form_problems(form.errors)
     status = 422 if problem else 200
     return render_template("import.html", form=form, problem=problem), status

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import create_app, store
+from companion import create_app
 from companion.extensions import db
 from tests.app.helpers import Tabletop
 from tests.databases import postgres_url, reset_postgres
@@ -32,13 +32,11 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app with CSRF protection on, as it runs; the migrations create the database."""
-    store.clear_cache()  # the game cache is per process: no game from another test
+    """The app with CSRF protection on, as it runs; the migrations create the database.
+    Each app has a game cache of its own (app.extensions["store"].games)."""
     app = make_app(tmp_path)
     yield app
-    store.clear_cache()
     with app.app_context():
-        db.session.remove()
         for engine in db.engines.values():  # PostgreSQL: no connection left to block
             engine.dispose()  # the next reset
 

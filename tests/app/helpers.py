@@ -3,13 +3,16 @@
 `Page` parses a response into a small element tree (standard library only) and
 reads what a browser would: the table's `data-version`, the CSRF token of a
 form, the values a form would submit. `Tabletop` creates matches through the
-new-match form and records lines through the table's forms, reading the version
-and the token from the page each time, exactly as the screen sends them.
+new-match form and records lines through the table's forms: the hidden fields
+(CSRF token, version, last line, form key) of a form on the page it last saw, and
+the fields the screen posts for the line (`companion.forms.line_fields`, the app's
+own inverse mapping), exactly as the screen sends them.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,10 +26,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from companion import store
-from companion.extensions import db
-from companion.models import Match, MatchLine
-from engine import HouseRules
+from companion.access import Phone
+from companion.forms import line_fields, rule_fields
+from companion.matches import Match
+from companion.models import LINES, MATCHES
+from companion.store import current_store
+from engine import EngineError, HouseRules, parse_line
 from engine.notation import HEADER_KEYS, strip_comment
 
 RECORDS = Path(__file__).resolve().parents[1] / "engine" / "records"
@@ -329,21 +334,6 @@ def header_key(body: str) -> str | None:
     return key if key in HEADER_KEYS else None
 
 
-def rule_fields(rules: HouseRules) -> dict[str, str | None]:
-    """The new-match form's house-rule fields for `rules` (None: the box left unticked)."""
-    return {
-        "stack": rules.stack,
-        "draw": rules.draw,
-        "mercy_on": "y" if rules.mercy is not None else None,
-        "mercy": str(rules.mercy) if rules.mercy is not None else "",
-        "final_draw": "y" if rules.final_draw else None,
-        "seven": "y" if rules.seven else None,
-        "zero": "y" if rules.zero else None,
-        "target": str(rules.target),
-        "scoring": rules.scoring,
-    }
-
-
 @dataclass
 class Played:
     """A record played through the forms: the match, and the line refused (if any)."""
@@ -362,7 +352,7 @@ def elsewhere(app: Flask) -> Iterator[sa.Connection]:
     """A connection of the database's own, as another server would have: a transaction,
     committed at the end of the block."""
     with app.app_context():
-        url = db.engine.url
+        url = current_store().engine.url
     other = sa.create_engine(url)
     try:
         with other.begin() as conn:
@@ -463,12 +453,39 @@ class Tabletop:
     def page(self, match_id: str) -> Page:
         return self.pages.get(match_id) or self.table(match_id)
 
-    def _form(self, match_id: str, version: int | None, token: str | None) -> dict[str, Any]:
+    def hidden(
+        self, match_id: str, version: int | None = None, token: str | None = None
+    ) -> dict[str, str]:
+        """The hidden fields of a table form on the page last seen (its CSRF token, the
+        table's version and last line, the form's own key), `version` and `token` put in
+        their place when given (a stale or forged form)."""
         page = self.page(match_id)
-        return {
-            "csrf_token": page.token if token is None else token,
-            "version": str(page.version if version is None else version),
-        }
+        forms = page.forms("/line") + page.forms("/undo") + page.forms("/reveal")
+        if forms:
+            values = forms[0].values()
+            fields = {k: values[k] for k in ("csrf_token", "version", "last", "key")}
+        else:  # a viewer's table has no form: what one would carry
+            fields = {"csrf_token": page_token(page), "version": str(page.version)}
+            fields["last"] = page.table.one(cls="live")["hx-get"].split("last=")[1].split("&")[0]
+            fields["key"] = secrets.token_urlsafe(12)
+        if version is not None:
+            fields["version"] = str(version)
+        if token is not None:
+            fields["csrf_token"] = token
+        return fields
+
+    def post_fields(
+        self,
+        match_id: str,
+        endpoint: str,
+        fields: dict[str, str],
+        *,
+        version: int | None = None,
+        token: str | None = None,
+    ) -> Page:
+        """POST /m/<id>/<endpoint> with a table form's hidden fields and `fields`."""
+        data = self.hidden(match_id, version, token) | fields
+        return self.follow(self.client.post(f"/m/{match_id}/{endpoint}", data=data), match_id)
 
     def line(
         self,
@@ -480,10 +497,9 @@ class Tabletop:
         token: str | None = None,
         **extra: Any,
     ) -> Page:
-        """POST /m/<id>/line as the table screen does."""
-        data = self._form(match_id, version, token) | {"player": player, "action": action}
-        data |= {k: str(v) for k, v in extra.items()}
-        return self.follow(self.client.post(f"/m/{match_id}/line", data=data), match_id)
+        """POST /m/<id>/line with these fields (`extra`: drawn, count), as the screen does."""
+        fields = {"player": player, "action": action} | {k: str(v) for k, v in extra.items()}
+        return self.post_fields(match_id, "line", fields, version=version, token=token)
 
     def reveal(
         self,
@@ -495,14 +511,12 @@ class Tabletop:
         version: int | None = None,
         token: str | None = None,
     ) -> Page:
-        data = self._form(match_id, version, token) | {"player": player}
-        data["cards"] = cards or ""
-        data["points"] = "" if points is None else str(points)
-        return self.follow(self.client.post(f"/m/{match_id}/reveal", data=data), match_id)
+        fields = {"player": player, "cards": cards or ""}
+        fields["points"] = "" if points is None else str(points)
+        return self.post_fields(match_id, "reveal", fields, version=version, token=token)
 
     def undo(self, match_id: str, *, version: int | None = None, token: str | None = None) -> Page:
-        data = self._form(match_id, version, token)
-        return self.follow(self.client.post(f"/m/{match_id}/undo", data=data), match_id)
+        return self.post_fields(match_id, "undo", {}, version=version, token=token)
 
     def press(
         self,
@@ -520,25 +534,20 @@ class Tabletop:
         return self.follow(self.client.post(form.action, data=data), match_id)
 
     def play(self, match_id: str, body: str) -> Page:
-        """One record line through the form that records it, the way the screen splits it."""
+        """One record line through the form that records it, as the screen posts it (the
+        app's own mapping, `line_fields`). A line the engine can't read is typed into the
+        correction field, the one field that takes an action as text."""
+        try:
+            line = parse_line(body, list(self.page(match_id).seats()))
+        except EngineError:
+            line = None
+        if line is not None:
+            endpoint, fields = line_fields(line)
+            return self.post_fields(match_id, endpoint, fields)
+        player, _, rest = body.partition(":")
         if header_key(body):
             return self.line(match_id, "", body)
-        player, _, rest = body.partition(":")
-        player, rest = player.strip(), " ".join(rest.split())
-        verb = rest.split()[0].lower()
-        if verb in ("reveals", "reveal"):
-            items = rest.split(None, 1)[1] if " " in rest else ""
-            if items.strip().isdigit():
-                return self.reveal(match_id, player, points=items.strip())
-            return self.reveal(match_id, player, cards=items)
-        extra: dict[str, str] = {}
-        drew = re.fullmatch(r"draw (\d+) ?, ?(.+)", rest, re.IGNORECASE)
-        if drew:  # the "Drew cards" stepper, then the card
-            extra["drawn"], rest = drew.group(1), drew.group(2)
-        counted = re.fullmatch(r"(roulette \S+|\S+ discard) (\d+)", rest, re.IGNORECASE)
-        if counted:  # the roulette panel's and the Discard All's count field
-            rest, extra["count"] = counted.group(1), counted.group(2)
-        return self.line(match_id, player, rest, **extra)
+        return self.line(match_id, player.strip(), " ".join(rest.split()))
 
     def play_lines(self, match_id: str, *bodies: str) -> Page:
         """Several lines that must all be recorded; the last page."""
@@ -582,31 +591,33 @@ class Tabletop:
     # -- what the database holds
 
     def match(self, match_id: str) -> Match:
-        match = db.session.get(Match, match_id)
-        assert match is not None
-        return match
+        """The match's row as the database has it now."""
+        with self.app.app_context(), current_store().engine.connect() as conn:
+            row = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).one()
+        return Match.from_row(row._mapping)
 
     def logged(self, match_id: str) -> list[str]:
-        with self.app.app_context():
+        with self.app.app_context(), current_store().engine.connect() as conn:
             return list(
-                db.session.scalars(
-                    select(MatchLine.text)
-                    .where(MatchLine.match_id == match_id)
-                    .order_by(MatchLine.seq)
+                conn.scalars(
+                    select(LINES.c.text).where(LINES.c.match_id == match_id).order_by(LINES.c.seq)
                 )
             )
 
     def state(self, match_id: str) -> dict[str, Any]:
+        """The match's state as the app has it (its cached game, brought up to the row)."""
+        editor, _ = share_tokens(self.app, match_id)
         with self.app.app_context():
-            return store.load(self.match(match_id)).game.to_json()
+            table = current_store().table(match_id, Phone({match_id: ["editor", editor]}))
+        return table.state.to_json()
 
     def match_count(self) -> int:
-        with self.app.app_context():
-            return db.session.scalar(select(func.count()).select_from(Match)) or 0
+        with self.app.app_context(), current_store().engine.connect() as conn:
+            return conn.scalar(select(func.count()).select_from(MATCHES)) or 0
 
     def match_ids(self) -> set[str]:
-        with self.app.app_context():
-            return set(db.session.scalars(select(Match.id)))
+        with self.app.app_context(), current_store().engine.connect() as conn:
+            return set(conn.scalars(select(MATCHES.c.id)))
 
     def export(self, match_id: str) -> str:
         response = self.client.get(f"/m/{match_id}/record.txt")
@@ -619,10 +630,11 @@ class Tabletop:
 
 def share_tokens(app: Flask, match_id: str) -> tuple[str, str]:
     """The match's (editor, viewer) link tokens, as the database holds them now."""
-    with app.app_context():
-        match = db.session.get(Match, match_id)
-        assert match is not None
-        return match.editor_token, match.viewer_token
+    with app.app_context(), current_store().engine.connect() as conn:
+        row = conn.execute(
+            select(MATCHES.c.editor_token, MATCHES.c.viewer_token).where(MATCHES.c.id == match_id)
+        ).one()
+    return row.editor_token, row.viewer_token
 
 
 def phone(app: Flask, link: str | None = None) -> Tabletop:
@@ -640,3 +652,8 @@ def page_token(page: Page) -> str:
     import json
 
     return str(json.loads(page.doc.one("body")["hx-headers"])["X-CSRFToken"])
+
+
+def forget_games(app: Flask) -> None:
+    """As in a process that never built any game: the app's cache emptied."""
+    app.extensions["store"].games.clear()

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import sqlalchemy as sa
@@ -34,10 +35,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from companion import store, table_view
+from companion.access import Phone
 from companion.extensions import db
-from companion.models import MatchLine
-from engine import DealerLine, Game, PlayersLine, RulesLine, replay
+from companion.forms import line_fields
+from companion.models import LINES
+from companion.store import Recorded, Undone, current_store
+from engine import DealerLine, Game, PlayersLine, RulesLine, parse_line, replay
 from engine.cli import check_text
 from tests.app.helpers import (
     Form,
@@ -45,6 +48,7 @@ from tests.app.helpers import (
     Page,
     Tabletop,
     a_line_from_elsewhere,
+    elsewhere,
     parse_html,
     phone,
     share_tokens,
@@ -82,11 +86,11 @@ def run_together(jobs: list[Callable[[], Any]], timeout: float = 30) -> list[Any
 
 
 def log_rows(app: Flask, match_id: str) -> list[tuple[int, str]]:
-    with app.app_context():
-        rows = db.session.execute(
-            select(MatchLine.seq, MatchLine.text)
-            .where(MatchLine.match_id == match_id)
-            .order_by(MatchLine.seq)
+    with app.app_context(), db.engine.connect() as conn:
+        rows = conn.execute(
+            select(LINES.c.seq, LINES.c.text)
+            .where(LINES.c.match_id == match_id)
+            .order_by(LINES.c.seq)
         ).all()
         return [(seq, text) for seq, text in rows]
 
@@ -100,8 +104,8 @@ USED_KEYS = (
 
 
 def used_keys(app: Flask, match_id: str) -> set[str]:
-    with app.app_context():
-        return set(db.session.scalars(sa.text(USED_KEYS), {"m": match_id}))
+    with app.app_context(), db.engine.connect() as conn:
+        return set(conn.scalars(sa.text(USED_KEYS), {"m": match_id}))
 
 
 def post(client: FlaskClient, form: Form, data: dict[str, Any]) -> Page:
@@ -343,8 +347,19 @@ def join(base: str, link: str) -> Browser:
     return browser
 
 
-def read_table(browser: Browser, base: str, match_id: str) -> tuple[int, str, Game]:
-    """The table as the screen shows it (version, CSRF token) and the game of its record.
+@dataclass(frozen=True)
+class Seen:
+    """A table as a screen shows it: what its forms carry, and the game of its record."""
+
+    version: int
+    last: str
+    token: str
+    game: Game
+
+
+def read_table(browser: Browser, base: str, match_id: str) -> Seen:
+    """The table as the screen shows it (version, last line, CSRF token) and the game of
+    its record.
 
     Read twice and retried until both agree on the version (another phone may play
     in between)."""
@@ -353,6 +368,7 @@ def read_table(browser: Browser, base: str, match_id: str) -> tuple[int, str, Ga
         assert status == 200, html[:2000]
         doc = page_of(html)
         version = int(doc.one(id_="table")["data-version"])
+        last = parse_qs(urlsplit(doc.one(cls="live")["hx-get"]).query)["last"][0]
         status, text, _ = browser.get(f"{base}/m/{match_id}/record.txt")
         assert status == 200
         result = replay(text)
@@ -365,7 +381,7 @@ def read_table(browser: Browser, base: str, match_id: str) -> tuple[int, str, Ga
                 break
             header += 1
         if len(game.lines) - header == version:
-            return version, csrf(doc), game
+            return Seen(version, last, csrf(doc), game)
 
 
 def a_legal_line(game: Game, rng: random.Random) -> str | None:
@@ -381,18 +397,14 @@ def a_legal_line(game: Game, rng: random.Random) -> str | None:
     return str(rng.choice(actions)) if actions else None
 
 
-def line_form(token: str, version: int, line: str, key: str) -> dict[str, str]:
-    """The fields the table's forms send for `line`."""
-    player, sep, action = line.partition(":")
-    if not sep or player.strip() in ("start", "hand"):
-        player, action = "", line
-    return {
-        "csrf_token": token,
-        "version": str(version),
-        "key": key,
-        "player": player.strip(),
-        "action": action.strip(),
-    }
+def line_form(seen: Seen, line: str, key: str) -> tuple[str, dict[str, str]]:
+    """What the table screen seen posts for `line`: the endpoint under /m/<id>/ and the
+    fields (the app's own mapping, with the hidden fields of a form on that screen)."""
+    parsed = parse_line(line, seen.game.players)
+    assert parsed is not None, line
+    endpoint, fields = line_fields(parsed)
+    hidden = {"csrf_token": seen.token, "version": str(seen.version), "last": seen.last}
+    return endpoint, hidden | {"key": key} | fields
 
 
 @dataclass
@@ -430,14 +442,14 @@ def test_two_servers_many_phones(servers: Servers) -> None:
             turn += 1
             server = turn % 2
             base = servers.urls[server]
-            version, token, game = read_table(browser, base, match_id)
-            line = a_legal_line(game, rng)
+            seen = read_table(browser, base, match_id)
+            version = seen.version
+            line = a_legal_line(seen.game, rng)
             if line is None:
                 return
             key = secrets.token_urlsafe(12)
-            status, body, _ = browser.post(
-                f"{base}/m/{match_id}/line", line_form(token, version, line, key)
-            )
+            endpoint, form = line_form(seen, line, key)
+            status, body, _ = browser.post(f"{base}/m/{match_id}/{endpoint}", form)
             with tally.lock:
                 if status == 303:
                     tally.acked.append((version, line, key, server))
@@ -502,10 +514,8 @@ def test_a_stale_undo_across_servers_is_refused(servers: Servers) -> None:
     match_id = create_match(owner, base0, ["Ann", "Bob", "Cy"])
     other = join(base1, editor_link(owner, base0, match_id))
     for line in ("start: R5", "Ann: R3"):
-        version, token, _ = read_table(owner, base0, match_id)
-        status, body, _ = owner.post(
-            f"{base0}/m/{match_id}/line", line_form(token, version, line, secrets.token_hex(8))
-        )
+        endpoint, form = line_form(read_table(owner, base0, match_id), line, secrets.token_hex(8))
+        status, body, _ = owner.post(f"{base0}/m/{match_id}/{endpoint}", form)
         assert status == 303, body[:1000]
 
     # My screen (server 0) shows version 2, its undo button takes back "Ann: R3".
@@ -517,11 +527,10 @@ def test_a_stale_undo_across_servers_is_refused(servers: Servers) -> None:
     assert owner.get(live)[0] == 204
 
     # Meanwhile another phone, on the other server, records Bob's play.
-    version, token, _ = read_table(other, base1, match_id)
-    assert version == 2
-    status, _, _ = other.post(
-        f"{base1}/m/{match_id}/line", line_form(token, 2, "Bob: R4", secrets.token_hex(8))
-    )
+    seen = read_table(other, base1, match_id)
+    assert seen.version == 2
+    endpoint, form = line_form(seen, "Bob: R4", secrets.token_hex(8))
+    status, _, _ = other.post(f"{base1}/m/{match_id}/{endpoint}", form)
     assert status == 303
 
     # My undo is refused: it would take back Bob's play, which I never saw.
@@ -548,27 +557,47 @@ def test_a_stale_undo_across_servers_is_refused(servers: Servers) -> None:
         assert record.splitlines()[-2:] == ["start: R5", "Ann: R3"], base
 
 
+@contextmanager
+def just_before(app: Flask, statement: str, then: Callable[[], None]) -> Iterator[list[str]]:
+    """Run `then` (another process's write) once, just before the app's first SQL statement
+    starting with `statement`: the moment between a request's check and its write. The
+    statements it was run before are listed."""
+    ran: list[str] = []
+
+    def hook(conn: Any, cursor: Any, sql: str, *args: Any) -> None:
+        if not ran and sql.replace('"', "").lstrip().upper().startswith(statement):
+            ran.append(sql)
+            then()
+
+    with app.app_context():
+        engines = list(db.engines.values())
+    for engine in engines:
+        sa.event.listen(engine, "before_cursor_execute", hook)
+    try:
+        yield ran
+    finally:
+        for engine in engines:
+            sa.event.remove(engine, "before_cursor_execute", hook)
+
+
+def writes_a_line(app: Flask) -> str:
+    """The first statement of the app's write of a line (PostgreSQL: one WITH statement)."""
+    with app.app_context():
+        return "WITH" if db.engine.dialect.name == "postgresql" else "INSERT INTO MATCH_LINE"
+
+
 def test_a_clash_at_insert_never_leaves_the_cached_game_ahead_of_the_database(
-    app: Flask, tabletop: Tabletop, started: str, monkeypatch: pytest.MonkeyPatch
+    app: Flask, tabletop: Tabletop, started: str
 ) -> None:
     # Regression: another process recorded between our version check and our insert;
     # the insert failed after the cached game had applied the line, and the cache kept
     # it: the next requests replayed a log the game did not match (500s).
-    from companion import statements
+    def another_phone_first() -> None:
+        a_line_from_elsewhere(app, started, "Ann: R4")
 
-    original = statements.add_line
-    raced = []
-
-    def another_phone_first(engine, **line):  # type: ignore[no-untyped-def]
-        if not raced:  # the other phone's line goes in just before ours
-            raced.append(True)
-            a_line_from_elsewhere(app, line["match_id"], "Ann: R4")
-        return original(engine, **line)
-
-    monkeypatch.setattr(statements, "add_line", another_phone_first)
-    assert tabletop.line(started, "Ann", "R3").status == 409
-    assert raced
-    monkeypatch.undo()
+    with just_before(app, writes_a_line(app), another_phone_first) as ran:
+        assert tabletop.line(started, "Ann", "R3").status == 409
+    assert ran
     assert tabletop.logged(started) == ["start: R5", "Ann: R4"]
     page = tabletop.table(started)
     assert page.version == 2
@@ -576,22 +605,19 @@ def test_a_clash_at_insert_never_leaves_the_cached_game_ahead_of_the_database(
 
 
 def test_an_undo_racing_a_new_line_leaves_no_gap(
-    app: Flask, tabletop: Tabletop, started: str, monkeypatch: pytest.MonkeyPatch
+    app: Flask, tabletop: Tabletop, started: str
 ) -> None:
     # Regression: an undo read the match, another process then recorded the next line,
     # and the undo still deleted its line and set the version back: the log had a hole
     # (lines 1 and 3) and a version that named neither.
     tabletop.play_lines(started, "Ann: R3")
-    original = store._entry_at
 
-    def another_phone_first(match, version, key, last=None):  # type: ignore[no-untyped-def]
-        entry = original(match, version, key, last)
-        a_line_from_elsewhere(app, match.id, "Bob: R4")
-        return entry
+    def another_phone_first() -> None:
+        a_line_from_elsewhere(app, started, "Bob: R4")
 
-    monkeypatch.setattr(store, "_entry_at", another_phone_first)
-    assert tabletop.undo(started).status == 409
-    monkeypatch.undo()
+    with just_before(app, "UPDATE MATCH", another_phone_first) as ran:
+        assert tabletop.undo(started).status == 409
+    assert ran
     assert tabletop.logged(started) == ["start: R5", "Ann: R3", "Bob: R4"]
     page = tabletop.table(started)
     assert page.version == 3 and page.turn == "Cy"
@@ -600,74 +626,64 @@ def test_an_undo_racing_a_new_line_leaves_no_gap(
 
 
 def test_an_undo_tapped_twice_on_two_servers_at_once_undoes_once(
-    app: Flask, tabletop: Tabletop, started: str, monkeypatch: pytest.MonkeyPatch
+    app: Flask, tabletop: Tabletop, started: str
 ) -> None:
     # Both taps passed the check before either wrote: the second must hear "done
     # already" (its key), not "not undone, undo again", which would undo another line.
-    from companion import store
-
     tabletop.play_lines(started, "Ann: R3", "Bob: R4")
     page = tabletop.page(started)
     (form,) = page.forms("/undo")
     data = form.values(form.buttons()[0])
-    original = store._entry_at
 
-    def the_other_tap_first(match, version, key, last=None):  # type: ignore[no-untyped-def]
-        entry = original(match, version, key, last)
-        other = sa.create_engine(str(db.engine.url))
-        with other.begin() as conn:
+    def the_other_tap_first() -> None:  # the same form, on the other server
+        with elsewhere(app) as conn:
             previous = conn.execute(
-                sa.text("SELECT id FROM match_line WHERE match_id = :m AND seq = :s"),
-                {"m": match.id, "s": version - 1},
+                sa.text("SELECT id FROM match_line WHERE match_id = :m AND seq = 2"),
+                {"m": started},
             ).scalar()
             conn.execute(
-                sa.text("DELETE FROM match_line WHERE match_id = :m AND seq = :s"),
-                {"m": match.id, "s": version},
+                sa.text("DELETE FROM match_line WHERE match_id = :m AND seq = 3"), {"m": started}
             )
             conn.execute(
-                sa.text("UPDATE match SET version = :v, last_line_id = :i WHERE id = :m"),
-                {"v": version - 1, "i": previous, "m": match.id},
+                sa.text("UPDATE match SET version = 2, last_line_id = :i WHERE id = :m"),
+                {"i": previous, "m": started},
             )
             conn.execute(
                 sa.text(
                     "INSERT INTO used_key (match_id, key, created_at) "
                     "VALUES (:m, :k, CURRENT_TIMESTAMP)"
                 ),
-                {"m": match.id, "k": key},
+                {"m": started, "k": data["key"]},
             )
-        other.dispose()
-        return entry
 
-    monkeypatch.setattr(store, "_entry_at", the_other_tap_first)
-    answer = tabletop.client.post(form.action, data=data)
-    monkeypatch.undo()
+    with just_before(app, "UPDATE MATCH", the_other_tap_first) as ran:
+        answer = tabletop.client.post(form.action, data=data)
+    assert ran
     assert answer.status_code == 303  # done already, by the other tap
     assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
     assert tabletop.table(started).version == 2
 
 
-def test_a_game_is_held_still_while_its_page_is_made(
-    tabletop: Tabletop, started: str, monkeypatch: pytest.MonkeyPatch
+def test_a_page_is_made_from_a_table_that_a_later_play_leaves_alone(
+    app: Flask, started: str
 ) -> None:
-    """GUNICORN_THREADS > 1: a play or heard line for the match, in another thread of the
-    process, must wait until the page showing its game is made (it showed the log one
-    line on from the forms, or failed on a game undone under it)."""
-    others_got_in: list[bool] = []
-    made = table_view.TableView.__init__
+    """GUNICORN_THREADS > 1: another thread's play for the match must not change a page
+    while it is made (it showed the log one line on from its forms, or failed on a game
+    undone under it). A page is made from a Table: values that no play changes."""
+    editor, _ = share_tokens(app, started)
+    phone_ = Phone({started: ["editor", editor]})
+    with app.app_context():
+        store = current_store()
+        table = store.table(started, phone_)
 
-    def making(self: table_view.TableView, *args: Any, **kwargs: Any) -> None:
-        made(self, *args, **kwargs)
+        def seen() -> tuple[Any, ...]:
+            return (table.version, table.state.to_json(), [str(s.line) for s in table.recent])
 
-        def another_request() -> None:
-            got = store._lock.acquire(timeout=0.05)
-            others_got_in.append(got)
-            if got:
-                store._lock.release()
-
-        thread = threading.Thread(target=another_request)
-        thread.start()
-        thread.join()
-
-    monkeypatch.setattr(table_view.TableView, "__init__", making)
-    assert tabletop.table(started).status == 200
-    assert others_got_in == [False]
+        before = seen()
+        played = store.record(started, phone_, table.version, table.last_line_id, None, "Ann: R3")
+        assert isinstance(played, Recorded)
+        assert seen() == before
+        assert store.table(started, phone_).version == table.version + 1
+        undone = store.undo(started, phone_, table.version + 1, None, None)
+        assert isinstance(undone, Undone)
+        assert seen() == before

@@ -132,17 +132,17 @@ def test_a_worker_killed_mid_recording_loses_nothing(gunicorn: Gunicorn) -> None
         rng = random.Random(n)
         while time.monotonic() < stop:
             try:
-                version, token, game = read_table(browser, gunicorn.url, match_id)
+                seen = read_table(browser, gunicorn.url, match_id)
             except (OSError, HTTPException, AssertionError):
                 continue  # the worker serving the read was killed: read again
-            line = a_legal_line(game, rng)
+            version = seen.version
+            line = a_legal_line(seen.game, rng)
             if line is None:
                 return
             key = secrets.token_urlsafe(12)
+            endpoint, form = line_form(seen, line, key)
             try:
-                status, _, _ = browser.post(
-                    f"{gunicorn.url}/m/{match_id}/line", line_form(token, version, line, key)
-                )
+                status, _, _ = browser.post(f"{gunicorn.url}/m/{match_id}/{endpoint}", form)
             except (OSError, HTTPException):
                 with lock:
                     lost += 1

@@ -15,9 +15,8 @@ from urllib.parse import parse_qs, urlsplit
 from flask import Flask
 from sqlalchemy import event
 
-from companion import store
 from companion.extensions import db
-from tests.app.helpers import Page, Tabletop, phone, share_tokens
+from tests.app.helpers import Page, Tabletop, forget_games, phone, share_tokens
 
 HX = {"HX-Request": "true"}
 
@@ -162,7 +161,7 @@ def test_the_screen_is_kept_across_updates(app: Flask, tabletop: Tabletop, start
 
 def test_an_unchanged_poll_is_cheap(app: Flask, tabletop: Tabletop, started: str) -> None:
     tabletop.play_lines(started, "Ann: R3", "Bob: R4", "Cy: R6")
-    store.clear_cache()  # as in a process that never built this game
+    forget_games(app)  # as in a process that never built this game
     with statements(app) as seen:
         answer = poll(tabletop, started, v=4)
     assert answer.status == 204

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
+from companion.forms import rule_fields
 from engine import HouseRules
-from tests.app.helpers import Page, Tabletop, rule_fields
+from tests.app.helpers import Page, Tabletop
 
 
 def test_the_form_offers_six_seats_and_the_official_rules(tabletop: Tabletop) -> None:

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask import Flask
 
 from engine import Game
-from tests.app.helpers import Tabletop
+from tests.app.helpers import (
+    Tabletop,
+    a_line_from_elsewhere,
+    elsewhere,
+    forget_games,
+    share_tokens,
+)
 
 
 def engine_state(*lines: str) -> dict:
@@ -150,11 +157,7 @@ def test_a_double_undo_undoes_once(tabletop: Tabletop, started: str) -> None:
 
 def test_two_phones_at_one_table(app: Flask, tabletop: Tabletop, started: str) -> None:
     other = Tabletop(app, app.test_client())  # its own session and CSRF token
-    with app.app_context():
-        from companion.extensions import db
-        from companion.models import Match
-
-        token = db.session.get(Match, started).editor_token
+    token, _ = share_tokens(app, started)
     assert other.client.get(f"/j/{token}").status_code == 303  # the editor link
     mine = tabletop.table(started)
     theirs = other.table(started)
@@ -177,28 +180,21 @@ def test_the_game_cache_follows_the_database(app: Flask, tabletop: Tabletop, sta
     A writer moves the match row with the log (its version and last line's id): that is
     what a process checks its cached game against.
     """
-    from companion import store
-    from companion.extensions import db
-    from companion.models import Match, MatchLine
-
     tabletop.play_lines(started, "Ann: R3")
-    with app.app_context():
-        line = MatchLine(match_id=started, seq=3, text="Bob: R4")
-        db.session.add(line)
-        db.session.flush()
-        match = db.session.get(Match, started)
-        before = match.last_line_id
-        match.version, match.last_line_id = 3, line.id
-        db.session.commit()
+    added = a_line_from_elsewhere(app, started, "Bob: R4")
     page = tabletop.table(started)
     assert page.version == 3 and page.turn == "Cy"
-    with app.app_context():
-        db.session.query(MatchLine).filter_by(match_id=started, seq=3).delete()
-        match = db.session.get(Match, started)
-        match.version, match.last_line_id = 2, before
-        db.session.commit()
+    with elsewhere(app) as conn:  # another process undoes it
+        before = conn.execute(
+            sa.text("SELECT id FROM match_line WHERE match_id = :m AND seq = 2"), {"m": started}
+        ).scalar()
+        conn.execute(sa.text("DELETE FROM match_line WHERE id = :i"), {"i": added})
+        conn.execute(
+            sa.text("UPDATE match SET version = 2, last_line_id = :i WHERE id = :m"),
+            {"i": before, "m": started},
+        )
     assert tabletop.table(started).version == 2
-    store.clear_cache()
+    forget_games(app)
     assert tabletop.table(started).turn == "Bob"
 
 

@@ -1,0 +1,238 @@
+"""The games a process has rebuilt from matches' logs, kept so a request's cost stays flat.
+
+A match's state is its lines replayed by the engine. Each process keeps the last games it
+built, by match id, and checks one against the match row before use: lines are only ever
+appended or undone at the end and row ids are never reused, so the version (last
+sequence number) and the last line's id name the whole log. A game behind the row is
+brought up to it by reading only the lines after its last one; one ahead (lines undone
+elsewhere) takes them back.
+
+The database is the truth, this is only a copy: a line is written first, and the game is
+moved on afterwards from what was written (`recorded`, `undone`). Each game has a lock of
+its own, held while the game is read or changed and never while the database is asked
+anything: a request for one match never waits on another match, nor on the network.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+
+from companion.matches import RECENT, Match, Table
+from engine import EngineError, Game, Step
+
+# (row id, sequence number, text) of a logged line.
+Logged = tuple[int, int, str]
+# Reads a match's lines `first`..`last` (sequence numbers, inclusive), in order.
+ReadLines = Callable[[str, int, int], list[Logged]]
+
+# A game keeps a snapshot per line (about 2 kB): the cache is bounded by lines, so a
+# process holds at most some 100 MB of games however long the matches get.
+MAX_LINES = 50_000
+ATTEMPTS = 3  # reads to catch a game up while other requests keep moving it
+
+
+@dataclass(eq=False)
+class _Game:
+    """One match's game and the row id of each of its lines (by sequence number - 1)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    game: Game | None = None  # None: not built yet, or dropped
+    ids: list[int] = field(default_factory=list)
+
+    @property
+    def version(self) -> int:
+        return len(self.ids)
+
+    @property
+    def last_line_id(self) -> int:
+        return self.ids[-1] if self.ids else 0
+
+    def at(self, version: int, last_line_id: int) -> bool:
+        return self.game is not None and (self.version, self.last_line_id) == (
+            version,
+            last_line_id,
+        )
+
+    def first_to_read(self, match: Match) -> int | None:
+        """None when the game is the match's log (after taking back lines undone since);
+        else the first line to read: its own last line again (to check it is still
+        there) before the new ones, or line 1 to build it afresh."""
+        version, last = match.version, match.last_line_id
+        if self.game is not None:
+            if self.version >= version and (version == 0 or self.ids[version - 1] == last):
+                while self.version > version:  # lines undone by another process
+                    self.game.undo()
+                    self.ids.pop()
+                return None
+            if 0 < self.version < version:
+                return self.version
+        return 1
+
+    def take(self, match: Match, first: int, rows: list[Logged]) -> None:
+        """Apply the lines read from `first` on; a game they don't follow is dropped."""
+        try:
+            if first == 1:
+                self.game, self.ids = match.new_game(), []
+            elif not rows or rows[0][:2] != (self.last_line_id, self.version):
+                self.game, self.ids = None, []  # its last line is gone: build it afresh
+                return
+            else:
+                rows = rows[1:]
+            assert self.game is not None
+            for row_id, _seq, text in rows:
+                self.game.apply(text)
+                self.ids.append(row_id)
+        except BaseException:  # a log the engine refuses, or worse: never keep half of it
+            self.game, self.ids = None, []
+            raise
+
+
+class GameCache:
+    """The process's games, least recently used dropped first beyond `max_lines` lines."""
+
+    def __init__(self, max_lines: int = MAX_LINES) -> None:
+        self.max_lines = max_lines
+        self._games: OrderedDict[str, _Game] = OrderedDict()
+        self._lock = threading.Lock()  # guards the dictionary only, never a game
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def lines(self) -> int:
+        """Lines held, over all games."""
+        with self._lock:
+            held = list(self._games.values())
+        return sum(len(g.ids) for g in held)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+    def forget(self, match_id: str) -> None:
+        with self._lock:
+            self._games.pop(match_id, None)
+
+    # ------------------------------------------------------------ reading
+
+    def table(self, match: Match, read_lines: ReadLines) -> Table:
+        """The match as its row names it: its game, brought up to the row."""
+        with self._holding(match, read_lines) as held:
+            return self._table(match, held)
+
+    def record(self, match: Match, read_lines: ReadLines) -> str:
+        """The match's table record, as of its row."""
+        with self._holding(match, read_lines) as held:
+            assert held.game is not None
+            return held.game.record()
+
+    # ------------------------------------------------------------ judging and moving on
+
+    def judge_cached(
+        self, match_id: str, version: int, last_line_id: int, text: str
+    ) -> Step | None:
+        """The line judged on this process's game of the match, if it has one at exactly
+        that point of the log (no read); None if not. Raises the engine's refusal."""
+        with self._lock:
+            held = self._games.get(match_id)
+        if held is None:
+            return None
+        with held.lock:
+            if not held.at(version, last_line_id):
+                return None
+            assert held.game is not None
+            return held.game.judge(text)
+
+    def judge(
+        self, match: Match, read_lines: ReadLines, text: str
+    ) -> tuple[Table, Step | EngineError]:
+        """The line judged on the match as its row names it: the table it was judged on
+        (its log, if that moved while it was read, is not quite the row's), and the
+        step, or the engine's refusal."""
+        with self._holding(match, read_lines) as held:
+            table = self._table(match, held)
+            assert held.game is not None
+            try:
+                return table, held.game.judge(text)
+            except EngineError as refusal:
+                return table, refusal
+
+    def recorded(self, match_id: str, step: Step, row_id: int) -> None:
+        """The judged step was written as line `row_id`: move the game on with it, if it
+        is still where the step was judged (else it catches up when next asked for)."""
+        held = self._get(match_id)
+        if held is None:
+            return
+        with held.lock:
+            if held.game is not None and held.game.state is step.before:
+                held.game.push(step)
+                held.ids.append(row_id)
+
+    def undone(self, match_id: str, version: int, line_id: int) -> None:
+        """Line `version` (row `line_id`) was taken off the log: take it back here too."""
+        held = self._get(match_id)
+        if held is None:
+            return
+        with held.lock:
+            if held.at(version, line_id):
+                assert held.game is not None
+                held.game.undo()
+                held.ids.pop()
+
+    # ------------------------------------------------------------ the games
+
+    def _get(self, match_id: str) -> _Game | None:
+        with self._lock:
+            return self._games.get(match_id)
+
+    def _entry(self, match_id: str) -> _Game:
+        with self._lock:
+            held = self._games.get(match_id)
+            if held is None:
+                held = self._games[match_id] = _Game()
+            self._games.move_to_end(match_id)
+            return held
+
+    @contextmanager
+    def _holding(self, match: Match, read_lines: ReadLines) -> Iterator[_Game]:
+        """The match's game, brought up to the match row, held (locked) for the block.
+
+        Lines are read with the lock let go. If the log moved meanwhile (an undo
+        elsewhere), the game read is still a log the database had, only not the row's:
+        the block gets it as it is, and a write from it is refused by the database.
+        """
+        held = self._entry(match.id)
+        for _ in range(ATTEMPTS):
+            with held.lock:
+                first = held.first_to_read(match)
+                if first is None:
+                    yield held
+                    return
+                point = (held.game is not None, held.version, held.last_line_id)
+            rows = read_lines(match.id, first, match.version) if match.version else []
+            with held.lock:
+                if point == (held.game is not None, held.version, held.last_line_id):
+                    held.take(match, first, rows)  # else another request moved it: look again
+            self._bound()
+        with held.lock:  # still moving: a log the database had will do
+            if held.game is not None:
+                yield held
+                return
+        raise RuntimeError(f"match {match.id}: its log kept moving while it was read")
+
+    def _bound(self) -> None:
+        """Drop the least recently used games beyond `max_lines` (keep the newest)."""
+        with self._lock:
+            total = sum(len(g.ids) for g in self._games.values())
+            while len(self._games) > 1 and total > self.max_lines:
+                _, dropped = self._games.popitem(last=False)
+                total -= len(dropped.ids)
+
+    @staticmethod
+    def _table(match: Match, held: _Game) -> Table:
+        assert held.game is not None
+        shown = replace(match, version=held.version, last_line_id=held.last_line_id)
+        return Table(shown, held.game.state, held.game.last_steps(RECENT))

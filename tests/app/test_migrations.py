@@ -1,0 +1,113 @@
+"""The migrations: they build the models' tables, and they go down and up again keeping
+every match (a1c0ffee0006 drops the match notifications a1c0ffee0005 left)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask_migrate import downgrade, upgrade
+
+from companion.extensions import db
+from tests.app.conftest import make_app
+from tests.app.helpers import Tabletop
+from tests.databases import postgres_url
+
+on_postgres = pytest.mark.skipif(
+    postgres_url() is None, reason="PostgreSQL pass only (COMPANION_TEST_POSTGRES=1)"
+)
+
+
+def test_the_migration_fills_in_the_last_line_of_existing_matches(tmp_path: Path) -> None:
+    app = make_app(tmp_path, AUTO_MIGRATE=False)
+    try:
+        with app.app_context():
+            upgrade(revision="a1c0ffee0002")  # before the match knew its last line
+            with db.engine.begin() as conn:
+                for match_id, lines in (("m-two", 2), ("m-none", 0)):
+                    conn.execute(
+                        sa.text(
+                            "INSERT INTO match (id, players, dealer, rules, mode, created_at, "
+                            "updated_at, status, summary, version, editor_token, viewer_token) "
+                            "VALUES (:id, 'Ann, Bob', 'Bob', 'official', 'referee', "
+                            "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 'playing', '', :v, 'e', 'v')"
+                        ),
+                        {"id": match_id, "v": lines},
+                    )
+                    for seq, text in enumerate(["start: R5", "Ann: R3"][:lines], 1):
+                        conn.execute(
+                            sa.text(
+                                "INSERT INTO match_line (match_id, seq, text, created_at) "
+                                "VALUES (:m, :s, :t, CURRENT_TIMESTAMP)"
+                            ),
+                            {"m": match_id, "s": seq, "t": text},
+                        )
+                last = conn.execute(
+                    sa.text("SELECT id FROM match_line WHERE match_id = 'm-two' AND seq = 2")
+                ).scalar()
+            upgrade()
+            with db.engine.connect() as conn:
+                filled = dict(conn.execute(sa.text("SELECT id, last_line_id FROM match")).all())
+            assert filled == {"m-two": last, "m-none": 0}
+    finally:
+        with app.app_context():
+            db.engine.dispose()
+
+
+def test_the_migrations_make_the_models_tables(app: Flask) -> None:
+    """What the migrations build is what the models say: no column or index missing."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    with app.app_context(), db.engine.connect() as conn:
+        differences = compare_metadata(MigrationContext.configure(conn), db.metadata)
+    assert differences == []
+
+
+def test_down_to_the_line_news_and_up_again_keeps_every_match(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    tabletop.play_lines(started, "Ann: R3")
+    before = tabletop.export(started)
+    with app.app_context():
+        downgrade(revision="a1c0ffee0005")
+        upgrade()
+    assert tabletop.export(started) == before
+    assert tabletop.line(started, "Bob", "R4").status == 303
+
+
+@contextmanager
+def listening() -> Iterator[psycopg.Connection]:
+    """A connection of its own listening on the channel the old triggers announced on."""
+    url = postgres_url()
+    assert url is not None
+    with psycopg.connect(url.replace("+psycopg", ""), autocommit=True) as conn:
+        conn.execute("LISTEN companion_match")
+        yield conn
+
+
+def heard(conn: psycopg.Connection) -> list[str]:
+    return [note.payload for note in conn.notifies(timeout=0.5)]
+
+
+@on_postgres
+def test_nothing_is_announced_once_upgraded_and_the_line_news_comes_back_downgraded(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    with listening() as conn:
+        assert tabletop.line(started, "Ann", "R3").status == 303
+        assert heard(conn) == []
+        with app.app_context():
+            downgrade(revision="a1c0ffee0005")
+        assert tabletop.line(started, "Bob", "R4").status == 303
+        (news,) = heard(conn)
+        assert news.startswith(f"{started} 3 ") and news.endswith(" Bob: R4")
+        with app.app_context():
+            upgrade()
+        assert tabletop.line(started, "Cy", "R6").status == 303
+        assert heard(conn) == []
