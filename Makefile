@@ -68,7 +68,7 @@ bench: $(STAMP)
 # More options: make load LOAD_ARGS="--db both --tables 200 --duration 30"
 LOAD_ARGS ?=
 load: $(STAMP) $(HTMX)
-	$(PY) bench/load.py $(LOAD_ARGS)
+	$(PY) -m bench.load $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) build static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -2,8 +2,9 @@
 
 `gunicorn -c gunicorn.conf.py bench.bare_wsgi:app` (from the project root): the same
 app, the same server and the same workers, with GET /bench/bare answering "ok" without
-touching the database or a template. bench/load.py measures it under load as the least
-any request can cost there. The app's own code is unchanged.
+touching the database or a template. The load benchmark (`python -m bench.load`)
+measures it under load as the least any request can cost there. The app's own code is
+unchanged.
 """
 
 from __future__ import annotations

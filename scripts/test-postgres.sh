@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL server on loopback for the test suite.
-#   eval "$(scripts/test-postgres.sh start)"   # prints: export TEST_DATABASE_URL=...
-#   scripts/test-postgres.sh stop
+# A throwaway PostgreSQL server on loopback for the tests and the load benchmark.
+#   dir=$(mktemp -d)
+#   env=$(scripts/test-postgres.sh start "$dir")   # prints: export TEST_DATABASE_URL=...
+#   eval "$env"
+#   scripts/test-postgres.sh stop "$dir"           # stops that server, removes "$dir"
+# Everything of one server lives in its directory (DIR, empty or new at start): the data
+# (DIR/data, the server's pid is the first line of DIR/data/postmaster.pid), its socket,
+# its logs and what `stop` needs (DIR/pg_bin). So several servers can run side by side,
+# one per directory, and `stop DIR` stops only the one in DIR. Both commands refuse to run
+# without DIR; `stop` removes only a directory `start` was given (or an empty one).
 # Installs Debian's postgresql package when it is missing. Fails loudly if the
 # server can't start: CI must never quietly run on SQLite alone.
 set -euo pipefail
-state=/tmp/companion-test-postgres
+
+usage() {
+  echo "usage: $0 start DIR | stop DIR" >&2
+  exit 2
+}
 
 pg_bin() {
   local dir
@@ -19,7 +30,11 @@ as_owner() {  # PostgreSQL refuses to run as root: use its own user there
 }
 
 start() {
-  local bin port dir sudo=""
+  local dir=$1 bin port sudo=""
+  if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
+    echo "$dir is not empty: start needs a new or empty directory" >&2
+    exit 1
+  fi
   [ "$(id -u)" = 0 ] || sudo=sudo
   bin=$(pg_bin)
   if [ -z "$bin" ]; then
@@ -28,8 +43,9 @@ start() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
     bin=$(pg_bin)
   fi
-  stop >/dev/null 2>&1 || true
-  dir=$(mktemp -d /tmp/companion-pg.XXXXXX)
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)  # absolute: the server's socket directory
+  echo "$bin" >"$dir/pg_bin"  # first: from here on `stop` cleans up whatever start left
   [ "$(id -u)" = 0 ] && chown postgres "$dir"
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres >"$dir/initdb.log" 2>&1 \
@@ -38,20 +54,24 @@ start() {
     -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=300" >&2 \
     || { cat "$dir/server.log" >&2; exit 1; }
   as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres companion_test
-  printf '%s\n%s\n' "$dir" "$bin" > "$state"
   echo "export TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:$port/companion_test"
 }
 
 stop() {
-  [ -f "$state" ] || return 0
-  local dir bin
-  dir=$(sed -n 1p "$state"); bin=$(sed -n 2p "$state")
-  as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
-  rm -rf "$dir" "$state"
+  local dir=$1
+  [ -d "$dir" ] || return 0
+  if [ ! -f "$dir/pg_bin" ]; then
+    rmdir "$dir" 2>/dev/null && return 0  # empty: start never got to it
+    echo "$dir was not set up by '$0 start': left as it is" >&2
+    exit 1
+  fi
+  as_owner "$(cat "$dir/pg_bin")/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
 }
 
-case "${1:-}" in
-  start) start ;;
-  stop) stop ;;
-  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+[ $# = 2 ] && [ -n "$2" ] || usage
+case "$1" in
+  start) start "$2" ;;
+  stop) stop "$2" ;;
+  *) usage ;;
 esac

@@ -1,0 +1,155 @@
+"""Load benchmark: the real server (gunicorn) under many simulated tables at once.
+
+Run: .venv/bin/python -m bench.load [--tables 200] [--duration 30] [--db sqlite|postgres|both]
+     (or `make load LOAD_ARGS="--db both"`)
+
+For each database it starts `gunicorn -c gunicorn.conf.py bench.bare_wsgi:app` on loopback
+(the app plus a bare GET /bench/bare for the floor; see bench/bare_wsgi.py), then:
+
+1. load: N tables at once, each one editor recording a random legal game (from the
+   engine's true-card simulator) with a pause between plays, posting what the table
+   screen posts (csrf_token, version, last, a fresh key, and the line's fields from
+   companion.forms.line_fields) and fetching the fragment after each 303 as htmx does;
+   four phones polling /m/<id>/live every 1.5 s; a light client times the bare endpoint;
+2. page weight: the table page and its scripts and styles, gzipped, and no third-party URL;
+3. growth: one long match, ~2,000 lines recorded back to back, the cost of action 20
+   against action 2,000.
+
+PostgreSQL is a throwaway server from scripts/test-postgres.sh, in a directory of this
+run's own (or --database-url). The load's clients (one cookie jar per editor and per
+phone) are asyncio tasks in this one process, sharing the machine with the server, on a
+minimal standard-library HTTP/1.1 client (about 0.1 ms of CPU a request). The report
+shows the client's CPU and event-loop lag, to tell a slow server from a busy client.
+
+It prints figures beside their targets, PASS or MISS each, and always exits 0 when it
+ran: a missed target is a finding, not a failure. Everything is bounded (--duration,
+timeouts on every request) and the servers it starts are always stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shlex
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from bench.load.phases import measure
+from bench.load.report import LATE, app_version, report, summary
+from bench.load.servers import Server, test_postgres
+
+
+def run_backend(
+    label: str, database_url: str | None, args: argparse.Namespace, db_pid: int | None = None
+) -> dict[str, Any]:
+    load1, load5, _ = os.getloadavg()
+    print(
+        f"\n=== {label}: starting the server ({args.workers} workers); machine load average "
+        f"{load1:.2f} (1 min), {load5:.2f} (5 min) ...",
+        flush=True,
+    )
+    server = Server(label.lower(), args, database_url, db_pid)
+    problems = ""
+    version = app_version()  # the code the server loads now
+    try:
+        server.start()
+        result = asyncio.run(measure(server, args))
+    finally:
+        server.stop()
+        problems = server.log_problems()
+        server.cleanup(keep=bool(problems) or args.keep)
+    result["db"] = label
+    result["app"] = version
+    result["load_average_before"] = [round(load1, 2), round(load5, 2)]
+    result["server_log_problems"] = problems
+    report(result)
+    return result
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.load",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--tables", type=int, default=200, help="simulated tables (200)")
+    parser.add_argument("--duration", type=float, default=30, help="load seconds (30)")
+    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="an existing PostgreSQL for --db postgres/both (default: a throwaway one from "
+        "scripts/test-postgres.sh, in a directory of this run's own)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=max(2, os.cpu_count() or 1),
+        help="WEB_CONCURRENCY (gunicorn.conf.py's default: one per core, at least 2)",
+    )
+    parser.add_argument("--threads", type=int, default=0, help="GUNICORN_THREADS (conf default)")
+    parser.add_argument("--phones", type=int, default=4, help="polling phones per table (4)")
+    parser.add_argument("--poll", type=float, default=1.5, help="seconds between polls (1.5)")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        nargs=2,
+        default=(1.0, 3.0),
+        metavar=("MIN", "MAX"),
+        help="seconds between an editor's plays, uniform (1 3)",
+    )
+    parser.add_argument("--bare-interval", type=float, default=0.05, help="floor probe (0.05 s)")
+    parser.add_argument("--growth-lines", type=int, default=LATE[1], help="long match (2010)")
+    parser.add_argument("--growth-timeout", type=float, default=300, help="seconds (300)")
+    parser.add_argument("--timeout", type=float, default=10, help="per request, seconds (10)")
+    parser.add_argument("--setup-timeout", type=float, default=180, help="seconds (180)")
+    parser.add_argument("--start-timeout", type=float, default=60, help="server start (60 s)")
+    parser.add_argument(
+        "--app", default="bench.bare_wsgi:app", help="the WSGI app (bench.bare_wsgi:app)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the server's temp folder")
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = arguments()
+
+    # SIGTERM unwinds like Ctrl-C, through the finally blocks that stop the servers.
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    print(f"command: {shlex.join(sys.orig_argv)}", flush=True)
+    print(f"app: {app_version()}", flush=True)
+    results: list[dict[str, Any]] = []
+    try:
+        if args.db in ("sqlite", "both"):
+            results.append(run_backend("SQLite", None, args))
+        if args.db in ("postgres", "both"):
+            if args.database_url:
+                results.append(run_backend("PostgreSQL", args.database_url, args))
+            else:
+                print()
+                with test_postgres() as (url, pid):
+                    results.append(run_backend("PostgreSQL", url, args, pid))
+    except KeyboardInterrupt:
+        print("\ninterrupted: servers stopped", file=sys.stderr)
+        return 130
+    except RuntimeError as exc:
+        print(f"\nthe benchmark could not run: {exc}", file=sys.stderr)
+        summary(results, args)
+        return 1
+    summary(results, args)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

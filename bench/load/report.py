@@ -1,0 +1,209 @@
+"""The figures against their targets: percentiles, PASS or MISS, and the printed report."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+from typing import Any
+
+from bench.load.scenario import FRAGMENT
+from bench.load.servers import ROOT
+
+# Targets (from the issue). KB = 1,000 bytes.
+RECORD_VS_BARE = 3.0
+POLL_VS_BARE = 1.5
+RECORD_P99_MS = 50.0
+GROWTH_RATIO = 1.5
+WEIGHT_KB = 60.0
+EARLY = (10, 30)  # actions timed for the growth ratio (1-based, inclusive)
+LATE = (1990, 2010)
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"count": 0, "p50": float("nan"), "p95": float("nan"), "p99": float("nan")}
+    if len(values) == 1:
+        v = values[0]
+        return {"count": 1, "p50": v, "p95": v, "p99": v}
+    q = statistics.quantiles(values, n=100, method="inclusive")
+    return {"count": len(values), "p50": q[49], "p95": q[94], "p99": q[98]}
+
+
+def app_version() -> str:
+    """The commit measured, and whether tracked files differ from it."""
+    try:
+        commit = subprocess.run(
+            ["git", "log", "-1", "--format=%h %s"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (no git)"
+    return commit[:90] + (" + uncommitted changes" if changed else "")
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def targets(r: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
+    lat = r["latency_ms"]
+    nan = {"p50": float("nan"), "p99": float("nan")}
+    bare = lat.get("bare", nan)["p50"]
+    rec = lat.get("record", nan)
+    poll = lat.get("poll unchanged (204)", nan)
+    growth = r["growth"]
+    weight = r["weight"]
+    total_kb = weight.get("total_gzip", float("nan")) / 1000
+    errors = sum(r["errors"].values())
+    return [
+        (
+            "record p50 / bare p50",
+            f"{rec['p50'] / bare:.2f}x",
+            f"<= {RECORD_VS_BARE:g}x",
+            rec["p50"] / bare <= RECORD_VS_BARE,
+        ),
+        (
+            "poll (204) p50 / bare p50",
+            f"{poll['p50'] / bare:.2f}x",
+            f"<= {POLL_VS_BARE:g}x",
+            poll["p50"] / bare <= POLL_VS_BARE,
+        ),
+        (
+            "record p99",
+            f"{rec['p99']:.1f} ms",
+            f"< {RECORD_P99_MS:g} ms",
+            rec["p99"] < RECORD_P99_MS,
+        ),
+        (
+            "action 2,000 / action 20",
+            f"{growth['ratio']:.2f}x" if growth["lines"] >= LATE[1] else "not run",
+            f"<= {GROWTH_RATIO:g}x",
+            growth["ratio"] <= GROWTH_RATIO and growth["lines"] >= LATE[1],
+        ),
+        (
+            "page weight (gzip)",
+            f"{total_kb:.1f} KB",
+            f"<= {WEIGHT_KB:g} KB",
+            total_kb <= WEIGHT_KB,
+        ),
+        (
+            "third-party URLs",
+            str(len(weight.get("third_party", ["?"]))),
+            "0",
+            not weight.get("third_party", ["?"]),
+        ),
+        ("errors", str(errors), "0", errors == 0),
+    ]
+
+
+def report(r: dict[str, Any]) -> None:
+    print(f"\n--- {r['db']} (app: {r['app']}) ---")
+    print(
+        f"load: {r['tables']} tables ({r['tables']} editors, {r['phones']} phones) for "
+        f"{r['seconds']:g} s: {r['requests']:,} requests, {r['requests_per_s']:.0f} req/s; "
+        f"{r['lines_recorded']:,} lines recorded; polls {r['polls_per_s']:.0f}/s "
+        f"(planned {r['polls_planned_per_s']:.0f}/s)"
+    )
+    print(
+        f"cpu: server (gunicorn) {r['server_cpu_pct']:.0f}%, "
+        + (f"PostgreSQL {r['db_cpu_pct']:.0f}%, " if r.get("db_cpu_pct") is not None else "")
+        + f"load client {r['client_cpu_pct']:.0f}%, everything else "
+        f"{r['other_cpu_pct']:.0f}%, stolen {r['steal_cpu_pct']:.0f}% "
+        f"(100% = one core of {os.cpu_count()}); client loop lag p99 "
+        f"{r['client_loop_lag_ms']['p99']:.1f} ms; the server drained its queue "
+        f"{r['drain_s']:g} s after the load"
+    )
+    print(f"{'latency, ms':<26}{'p50':>8}{'p95':>8}{'p99':>8}{'count':>9}")
+    order = ["record", FRAGMENT, "poll unchanged (204)", "poll changed (200)", "bare"]
+    for kind in order + sorted(set(r["latency_ms"]) - set(order)):
+        if kind in r["latency_ms"]:
+            p = r["latency_ms"][kind]
+            name = "record a play (303)" if kind == "record" else kind
+            if kind == "bare":
+                name = "bare endpoint (floor)"
+            print(f"{name:<26}{p['p50']:>8.1f}{p['p95']:>8.1f}{p['p99']:>8.1f}{p['count']:>9,}")
+    g = r["growth"]
+    print(
+        f"growth: {g['lines']:,} lines back to back; POST median of actions "
+        f"{EARLY[0]}-{EARLY[1]}: {g['early_ms']:.1f} ms, {LATE[0]}-{LATE[1]}: {g['late_ms']:.1f} ms"
+    )
+    if g.get("fragment_early_ms") is not None and g.get("fragment_late_ms") is not None:
+        print(
+            f"        (info: the fragment GET after the post: {g['fragment_early_ms']:.1f} ms "
+            f"-> {g['fragment_late_ms']:.1f} ms)"
+        )
+    w = r["weight"]
+    if "items" in w:
+        for item in w["items"]:
+            print(
+                f"weight: {item['name']:<40} {item['raw']:>8,} B raw {item['gzip']:>8,} B "
+                f"gzip ({item['how']})"
+            )
+        print(
+            f"weight: {w['urls_checked']} src/href/action URLs checked; "
+            f"third-party: {w['third_party'] or 'none'}"
+        )
+    if r["errors"]:
+        print("errors (requests answered otherwise than expected, or failed):")
+        for what, count in sorted(r["errors"].items()):
+            print(f"  {count:>6}  {what}")
+    if r["notes"]:
+        print("so:")
+        for what, count in sorted(r["notes"].items()):
+            print(f"  {count:>6}  {what}")
+    if r["server_log_problems"]:
+        print("server log (first problems):")
+        print(r["server_log_problems"])
+    print(f"{'target':<28}{'measured':>12}  {'target':<10} result")
+    for name, measured, target, ok in targets(r):
+        print(f"{name:<28}{measured:>12}  {target:<10} {verdict(ok)}")
+
+
+def summary(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    print("\n=== summary ===")
+    print(f"command: {shlex.join(sys.orig_argv)}")
+    print(f"app: {app_version()}")
+    print(
+        f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; gunicorn "
+        f"{args.workers} workers x {args.threads or 1} thread(s); load client: "
+        "standard-library asyncio, on the same machine"
+    )
+    if not results:
+        return
+    head = f"{'':<28}" + "".join(f"{r['db']:>22}" for r in results) + "  target"
+    print(head)
+
+    def row(name: str, cells: list[str], target: str = "") -> None:
+        print(f"{name:<28}" + "".join(f"{c:>22}" for c in cells) + f"  {target}")
+
+    row("requests/s", [f"{r['requests_per_s']:.0f}" for r in results])
+    for kind, name in (
+        ("record", "record p50/p95/p99 ms"),
+        ("poll unchanged (204)", "poll 204 p50/p95/p99 ms"),
+        ("poll changed (200)", "poll 200 p50/p95/p99 ms"),
+        ("bare", "bare p50/p95/p99 ms"),
+    ):
+        cells = []
+        for r in results:
+            p = r["latency_ms"].get(kind)
+            cells.append(f"{p['p50']:.1f}/{p['p95']:.1f}/{p['p99']:.1f}" if p else "-")
+        row(name, cells)
+    checks = [targets(r) for r in results]
+    for i, (name, _, target, _) in enumerate(checks[0]):
+        row(name, [f"{c[i][1]} {verdict(c[i][3])}" for c in checks], target)

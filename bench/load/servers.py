@@ -1,0 +1,208 @@
+"""The servers a run starts: gunicorn as in production, and a throwaway PostgreSQL from
+scripts/test-postgres.sh; and the CPU time they use."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]  # the project
+PG_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def proc_cpu_seconds(root_pid: int) -> float:
+    """CPU time (user + system) of a process and its children, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(entry) == root_pid or int(fields[1]) == root_pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, stolen) CPU seconds of the whole machine so far, from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
+def healthy(port: int) -> bool:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        connection.request("GET", "/healthz")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+class Server:
+    """gunicorn with the project's gunicorn.conf.py on a free loopback port."""
+
+    def __init__(
+        self,
+        label: str,
+        args: argparse.Namespace,
+        database_url: str | None,
+        db_pid: int | None = None,
+    ) -> None:
+        self.label = label
+        self.args = args
+        self.database_url = database_url
+        self.db_pid = db_pid  # the postmaster, for the database's CPU time
+        self.dir = Path(tempfile.mkdtemp(prefix=f"nomercy-load-{label}-"))
+        self.log_path = self.dir / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    def start(self) -> None:
+        self.port = free_port()
+        env = dict(os.environ)
+        env.pop("DATABASE_URL", None)
+        env.update(
+            BIND=f"127.0.0.1:{self.port}",
+            WEB_CONCURRENCY=str(self.args.workers),
+            ACCESS_LOG="",  # off
+            COMPANION_INSTANCE=str(self.dir / "instance"),
+            PYTHONUNBUFFERED="1",
+        )
+        if self.args.threads:
+            env["GUNICORN_THREADS"] = str(self.args.threads)
+        if self.database_url:
+            env["DATABASE_URL"] = self.database_url
+        command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", self.args.app]
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: stopped as one below
+            )
+        deadline = time.monotonic() + self.args.start_timeout
+        while not healthy(self.port):
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited at start:\n{self.log_tail()}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no /healthz answer in time:\n{self.log_tail()}")
+            time.sleep(0.2)
+
+    def cpu_seconds(self) -> float:
+        return proc_cpu_seconds(self.proc.pid) if self.proc else 0.0
+
+    def db_cpu_seconds(self) -> float:
+        return proc_cpu_seconds(self.db_pid) if self.db_pid else 0.0
+
+    def stop(self) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)  # graceful: the workers finish their request
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):  # a worker the master left behind
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no server log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def log_problems(self, lines: int = 40) -> str:
+        """The server log's problems, if any: database errors counted by message (logged
+        by bench/bare_wsgi.py), then the first traceback or error."""
+        try:
+            text = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        found = Counter(
+            re.sub(r" in pid \d+", "", line)[:300] for line in text if "[bench]" in line
+        )
+        out = [f"{count:>6} x {line}" for line, count in found.most_common(10)]
+        first = next(
+            (
+                i
+                for i, line in enumerate(text)
+                if "Traceback" in line or "[ERROR]" in line or "locked" in line
+            ),
+            None,
+        )
+        if first is not None:
+            out.append("first error in the log:")
+            out += text[max(0, first - 2) : first + lines]
+        return "\n".join(out)
+
+    def cleanup(self, keep: bool) -> None:
+        if keep:
+            print(f"  server files kept in {self.dir}")
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def postmaster_pid(folder: Path) -> int | None:
+    """The PostgreSQL server's pid, from the data directory the script keeps in `folder`."""
+    try:
+        return int((folder / "data" / "postmaster.pid").read_text().splitlines()[0])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@contextlib.contextmanager
+def test_postgres() -> Iterator[tuple[str, int | None]]:
+    """(database URL, postmaster pid) of a throwaway PostgreSQL that scripts/test-postgres.sh
+    starts in a directory of this run's own (so a test run beside it is left alone), and
+    stops at the end, on an error or Ctrl+C too."""
+    folder = Path(tempfile.mkdtemp(prefix="nomercy-load-pg-"))
+    print(f"starting a throwaway PostgreSQL ({PG_SCRIPT.name} start {folder}) ...", flush=True)
+    try:
+        started = subprocess.run(
+            ["bash", str(PG_SCRIPT), "start", str(folder)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        found = re.search(r"TEST_DATABASE_URL=(\S+)", started.stdout)
+        if started.returncode != 0 or not found:
+            raise RuntimeError(f"PostgreSQL did not start:\n{started.stderr[-2000:]}")
+        yield found.group(1), postmaster_pid(folder)
+    finally:
+        subprocess.run(["bash", str(PG_SCRIPT), "stop", str(folder)], timeout=120)
+        print("throwaway PostgreSQL stopped and deleted", flush=True)
