@@ -92,7 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from companion.store import Store
     from companion.table_view import symbol
     from companion.views import register
-    from engine import KNOCKOUT_POINTS, Color
+    from engine import DECK_SIZE, KNOCKOUT_POINTS, Color
 
     # The games this process rebuilt from the matches' logs (one cache per app).
     app.extensions["store"] = Store(db, GameCache(app.config.get("GAME_CACHE_LINES", MAX_LINES)))
@@ -101,6 +101,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         symbol=symbol,
         colors=list(Color),
         knockout_points=KNOCKOUT_POINTS,
+        deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
     )
     register(app)

@@ -18,6 +18,9 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+
+# The stubs don't know SelectChoice yet (WTForms 3.2 added it; plain tuples are deprecated).
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from companion.models import MODES
@@ -46,9 +49,9 @@ from engine.names import TYPED_NAME_LENGTH, name_problems, tidy_name
 from engine.rules import MERCY_RANGE, TARGET_RANGE
 
 
-def options(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+def options(pairs: Iterable[tuple[str, str]]) -> list[SelectChoice]:
     """(value, label) pairs as WTForms choices."""
-    return list(pairs)
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 def _explain(option: str) -> str:

@@ -164,8 +164,15 @@ class TableView:
         return self.legal.max_discard(self.drawn)
 
     @property
+    def follow_up(self) -> FollowUp | None:
+        """What the picked card needs besides (a colour, a swap partner, a discard count)."""
+        if self.picked is None or self.state.status != "playing":
+            return None
+        return self.legal.follow_up(self.picked, self.state.hands[self.state.turn] + self.drawn)
+
+    @property
     def breakdown(self) -> str | None:
-        """How the last hand's score was made: '305 = 55 from Cy + 250 for Bob, knocked out'."""
+        """How the last hand's score was made, in a sentence (the engine's)."""
         return score_breakdown(self.state)
 
     @property

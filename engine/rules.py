@@ -34,6 +34,11 @@ class HouseRules:
     def is_official(self) -> bool:
         return self == OFFICIAL
 
+    @property
+    def lowest_wins(self) -> bool:
+        """Is the match won by the lowest total (scoring=low) rather than the highest?"""
+        return self.scoring == "low"
+
     @classmethod
     def parse(cls, text: str) -> HouseRules:
         """Parse the value of a `rules:` header, e.g. `stack=sum, mercy=30`."""

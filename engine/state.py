@@ -261,6 +261,11 @@ class State:
                 seat = (seat + d) % n
         return seat
 
+    def ranking(self) -> list[int]:
+        """Seats from the best match total to the worst, by the match's scoring rule."""
+        low = self.rules.lowest_wins
+        return sorted(range(len(self.players)), key=lambda i: self.scores[i] * (1 if low else -1))
+
     def room(self, seat: int) -> int:
         """Cards `seat` can still take before the Mercy limit knocks them out."""
         limit = self.rules.mercy

@@ -70,7 +70,8 @@ def new_match_form(token: str, rules: HouseRules) -> dict[str, str]:
     players = {f"players-{i}": NAMES[i] if i < PLAYERS else "" for i in range(MAX_PLAYERS)}
     # The dealer as the simulator deals: the last player listed.
     fields = {"csrf_token": token, "dealer": "last", "mode": "referee", **players}
-    return fields | rule_fields(rules)
+    # A box left unticked (None) posts nothing.
+    return fields | {k: v for k, v in rule_fields(rules).items() if v is not None}
 
 
 def csrf_token(page: str) -> str:

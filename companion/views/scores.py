@@ -81,10 +81,7 @@ def board(match_id: str) -> str:
     state = table.state
     lines, ticks, target_y = chart(state)
     target = state.rules.target
-    ranking = sorted(
-        range(len(state.players)),
-        key=lambda i: -state.scores[i] if state.rules.scoring == "high" else state.scores[i],
-    )
+    ranking = state.ranking()
     return render_template(
         "scoreboard.html",
         match=table.match,

@@ -316,3 +316,16 @@ def test_score_breakdown_is_of_the_last_hand_until_the_next_is_scored() -> None:
     g = game(*WON, "Bob: reveals 10", "Cy: reveals 20", rules=HouseRules(target=30))
     assert g.state.status == "match_over"
     assert score_breakdown(g.state) == "Ann scores 30 = 10 from Bob + 20 from Cy."
+
+
+def test_the_ranking_follows_the_scoring_rule() -> None:
+    from engine import Game, HouseRules
+
+    lines = ("Bob: wins", "Ann: reveals 30", "Cy: reveals 10")
+    high = Game(["Ann", "Bob", "Cy"])
+    low = Game(["Ann", "Bob", "Cy"], rules=HouseRules(scoring="low"))
+    for line in lines:
+        high.apply(line)
+        low.apply(line)
+    assert high.state.scores == (0, 40, 0) and high.state.ranking()[0] == 1  # Bob, highest
+    assert low.state.scores == (30, 0, 10) and low.state.ranking() == [1, 2, 0]  # lowest first
