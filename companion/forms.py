@@ -33,6 +33,7 @@ from engine import (
     Catch,
     Correct,
     Draw,
+    Face,
     HandLine,
     HouseRules,
     Line,
@@ -284,8 +285,13 @@ def line_fields(line: Line) -> tuple[str, dict[str, str]]:
             return "line", fields | {"action": str(action)}
         fields["drawn"] = str(action.count)  # the "Drew cards" stepper, then the card
         action = action.play
-    if isinstance(action, Play) and action.discard:  # the Discard All's count
-        return "line", fields | {"action": f"{action.card} discard", "count": str(action.discard)}
+    if isinstance(action, Play):  # the card keyboard, or a card's follow-up panel
+        fields.setdefault("drawn", "0")
+        if action.card.face is Face.DISCARD_ALL:  # its panel: the count, 0 or more
+            return "line", fields | {
+                "action": f"{action.card} discard",
+                "count": str(action.discard),
+            }
     if isinstance(action, Roulette):  # the colour button, and the count
         return "line", fields | {"action": f"roulette {action.color}", "count": str(action.count)}
     assert isinstance(action, Play | Take | CallUno | Catch | Correct | Wins | Out)

@@ -51,6 +51,11 @@ class _Game:
     def last_line_id(self) -> int:
         return self.ids[-1] if self.ids else 0
 
+    @property
+    def size(self) -> int:
+        """What it weighs in the cache's bound: its lines, and its header as one."""
+        return len(self.ids) + 1
+
     def at(self, version: int, last_line_id: int) -> bool:
         return self.game is not None and (self.version, self.last_line_id) == (
             version,
@@ -103,18 +108,14 @@ class GameCache:
         return len(self._games)
 
     def lines(self) -> int:
-        """Lines held, over all games."""
+        """Lines held, over all games (each game's header counts as one)."""
         with self._lock:
             held = list(self._games.values())
-        return sum(len(g.ids) for g in held)
+        return sum(g.size for g in held)
 
     def clear(self) -> None:
         with self._lock:
             self._games.clear()
-
-    def forget(self, match_id: str) -> None:
-        with self._lock:
-            self._games.pop(match_id, None)
 
     # ------------------------------------------------------------ reading
 
@@ -202,7 +203,8 @@ class GameCache:
 
         Lines are read with the lock let go. If the log moved meanwhile (an undo
         elsewhere), the game read is still a log the database had, only not the row's:
-        the block gets it as it is, and a write from it is refused by the database.
+        the block gets it as it is (its version and last line say which), and the caller
+        checks it is the table a form was made on before judging anything on it.
         """
         held = self._entry(match.id)
         for _ in range(ATTEMPTS):
@@ -215,21 +217,21 @@ class GameCache:
             rows = read_lines(match.id, first, match.version) if match.version else []
             with held.lock:
                 if point == (held.game is not None, held.version, held.last_line_id):
-                    held.take(match, first, rows)  # else another request moved it: look again
-            self._bound()
-        with held.lock:  # still moving: a log the database had will do
-            if held.game is not None:
-                yield held
-                return
-        raise RuntimeError(f"match {match.id}: its log kept moving while it was read")
+                    held.take(match, first, rows)
+                    if held.game is not None:  # else its last line was gone: from line 1
+                        self._bound()
+                        yield held
+                        return
+                # else another request moved it meanwhile: look again
+        raise RuntimeError(f"match {match.id}: its game kept moving while it was read")
 
     def _bound(self) -> None:
         """Drop the least recently used games beyond `max_lines` (keep the newest)."""
         with self._lock:
-            total = sum(len(g.ids) for g in self._games.values())
+            total = sum(g.size for g in self._games.values())
             while len(self._games) > 1 and total > self.max_lines:
                 _, dropped = self._games.popitem(last=False)
-                total -= len(dropped.ids)
+                total -= dropped.size
 
     @staticmethod
     def _table(match: Match, held: _Game) -> Table:

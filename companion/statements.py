@@ -1,8 +1,9 @@
 """The app's SQL, built once: read a match and its lines, add a line, undo one, and the
 rarer writes (a new match, an import, new links).
 
-A table records a line and polls far more often than it does anything else, so the
-statements are Core statements, built at import and never per request.
+A table records a line and polls far more often than it does anything else: those
+statements (read a match, read its lines, add a line) are built once, at import; the
+rarer ones are built when used.
 
 Adding a line writes the line and moves the match row (version, last line's id,
 summary) as one. On PostgreSQL that is a single statement, an UPDATE in a WITH

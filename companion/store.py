@@ -104,7 +104,6 @@ class ImportRefused(ValueError):
 
     def __init__(self, error: RecordError) -> None:
         super().__init__(f"Line {error.line} [{error.rule}]: {error.error.message}")
-        self.error = error
 
 
 # ---------------------------------------------------------------- the store
@@ -190,17 +189,19 @@ class Store:
         if step is None:
             match = self.match(match_id, phone, "editor")
             if not match.made_on(version, last):
-                return self._not_written(match, phone, key)
+                return self._not_written(match, key)
             table, step = self.games.judge(match, self._read_lines, text)
+            if not table.match.made_on(version, last):  # the log moved while it was read
+                return self._not_written(match, key, table)
+            if isinstance(step, EngineError):
+                return Refused(table, step)
             token, last = match.editor_token, table.last_line_id
-            if table.version != version:  # the log moved while it was read
-                return self._not_written(match, phone, key)
-        if isinstance(step, EngineError):
+        elif isinstance(step, EngineError):  # is the table it was judged on still the match?
             match = self.match(match_id, phone, "editor")
-            if not match.made_on(version, last):  # judged on a table that moved on since
-                return self._not_written(match, phone, key)
+            if not match.made_on(version, last):
+                return self._not_written(match, key)
             return Refused(self.games.table(match, self._read_lines), step)
-        assert token is not None and last is not None
+        assert token is not None and last is not None  # both paths named them
         row_id = statements.add_line(
             self.direct,
             match_id=match_id,
@@ -213,7 +214,7 @@ class Store:
             **_summary(step.after),
         )
         if row_id is None:
-            return self._not_written(self.match(match_id, phone, "editor"), phone, key)
+            return self._not_written(self.match(match_id, phone, "editor"), key)
         self.games.recorded(match_id, step, row_id)
         return Recorded(step)
 
@@ -223,14 +224,13 @@ class Store:
         """Take back the last line, if it is still the one the form was made on."""
         match = self.match(match_id, phone, "editor")
         if not match.made_on(version, last):
-            return self._not_written(match, phone, key)
+            return self._not_written(match, key)
         table = self.games.table(match, self._read_lines)
+        if not table.match.made_on(version, last):  # the log moved while it was read
+            return self._not_written(match, key, table)
         step = table.last_step
         if step is None:
-            refusal = IllegalActionError("There is nothing to undo yet.", "setup")
-            return Refused(table, refusal)
-        if table.version != version:  # the log moved while it was read
-            return self._not_written(match, phone, key)
+            return Refused(table, IllegalActionError("There is nothing to undo yet.", "setup"))
         with self.engine.begin() as connection:
             undone = statements.undo_line(
                 connection,
@@ -243,17 +243,20 @@ class Store:
                 **_summary(step.before),
             )
         if undone is None:
-            return self._not_written(self.match(match_id, phone, "editor"), phone, key)
+            return self._not_written(self.match(match_id, phone, "editor"), key)
         self.games.undone(match_id, version, table.last_line_id)
         return Undone(undone["text"])
 
-    def _not_written(self, match: Match, phone: Phone, key: str | None) -> AlreadyDone | MovedOn:
-        """Why a form did nothing: it was acted on already, or the table moved on."""
+    def _not_written(
+        self, match: Match, key: str | None, table: Table | None = None
+    ) -> AlreadyDone | MovedOn:
+        """Why a form did nothing: it was acted on already, or the table moved on (to
+        `match`, or to `table` when it is already in hand)."""
         if key:
             with self.direct.connect() as connection:
                 if statements.key_used(connection, match.id, key):
                     return AlreadyDone()
-        return MovedOn(self.table(match.id, phone, "editor"))
+        return MovedOn(table if table is not None else self.games.table(match, self._read_lines))
 
     # ------------------------------------------------------------ new matches, links
 

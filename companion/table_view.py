@@ -46,6 +46,9 @@ def tab_key(color: Color | None) -> str:
     return color.value if color else "W"
 
 
+TAB_KEYS = tuple(tab_key(c) for c in TABS)
+
+
 @dataclass(frozen=True)
 class Key:
     card: Card

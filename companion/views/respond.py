@@ -9,11 +9,10 @@ from companion import access
 from companion.extensions import htmx
 from companion.matches import Table
 from companion.store import AlreadyDone, MovedOn, Recorded, Refused, Undone
-from companion.table_view import TableView, tab_key
+from companion.table_view import TAB_KEYS, TableView, tab_key
 from engine import DECK_SIZE, Card, EngineError, NotationError
 
 UI_ARGS = ("tab", "card", "drawn", "fix")  # what the screen shows, kept across live updates
-TABS = ("R", "Y", "G", "B", "W")
 
 MOVED_ON = (
     "The table moved on while you were tapping: someone else recorded a play. "
@@ -38,7 +37,7 @@ def render_table(
             picked = None
     default_tab = tab_key(table.state.color) if table.state.color else "R"
     tab = request.args.get("tab", default_tab)
-    if tab not in TABS:
+    if tab not in TAB_KEYS:
         tab = default_tab
     drawn = min(max(0, request.args.get("drawn", 0, type=int) or 0), DECK_SIZE)
     view = TableView(table, tab=tab, picked=picked, drawn=drawn)

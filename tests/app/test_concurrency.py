@@ -1,7 +1,7 @@
 """Phones racing at one table: one play wins, the others hear that the table moved on.
 
-First through the Flask test client in threads (one process: the store's lock and
-the version check), then against two real server processes sharing one SQLite
+First through the Flask test client in threads (one process: its game cache and the
+guarded write), then against two real server processes sharing one SQLite
 file and secret key (the database's unique (match, seq) is the last guard).
 Whatever the timing: every acknowledged play is in the log, once, at the version
 it was made from; the log has no gap; the record replays cleanly.

@@ -1,6 +1,6 @@
 """The two requests a table makes most: a poll and a recorded play. What they cost.
 
-Counted in SQL statements, not timed (bench/load.py times them): an unchanged poll is
+Counted in SQL statements, not timed (`python -m bench.load` times them): an unchanged poll is
 at most one read and sends no new cookie; a recorded play on a game this process has
 cached is one write and no read (one statement on PostgreSQL), whatever the match's
 length.
