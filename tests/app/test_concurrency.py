@@ -49,6 +49,7 @@ from tests.app.helpers import (
     Tabletop,
     a_line_from_elsewhere,
     elsewhere,
+    forget_games,
     parse_html,
     phone,
     share_tokens,
@@ -687,3 +688,38 @@ def test_a_page_is_made_from_a_table_that_a_later_play_leaves_alone(
         undone = store.undo(started, phone_, table.version + 1, None, None)
         assert isinstance(undone, Undone)
         assert seen() == before
+
+
+def test_a_play_never_lands_on_a_log_that_changed_while_it_was_read(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    # Regression: the match row was read at (version 2, last line L), then, before its
+    # lines were read, another phone undid L and recorded another line 2: the play was
+    # judged on that new log (its own screen never saw it) and recorded on it.
+    tabletop.play_lines(started, "Ann: R3")
+    forget_games(app)  # this process must read the lines: the slow path
+
+    def undo_and_play_elsewhere() -> None:
+        with elsewhere(app) as conn:
+            conn.execute(
+                sa.text("DELETE FROM match_line WHERE match_id = :m AND seq = 2"), {"m": started}
+            )
+            new_id = conn.execute(
+                sa.text(
+                    "INSERT INTO match_line (match_id, seq, text, created_at) "
+                    "VALUES (:m, 2, 'Ann: R7 swap Bob', CURRENT_TIMESTAMP) RETURNING id"
+                ),
+                {"m": started},
+            ).scalar()
+            conn.execute(
+                sa.text("UPDATE match SET last_line_id = :i WHERE id = :m"),
+                {"i": new_id, "m": started},
+            )
+
+    with just_before(app, "SELECT MATCH_LINE", undo_and_play_elsewhere) as ran:
+        page = tabletop.line(started, "Bob", "R4")
+    assert ran
+    assert page.status == 409 and any(MOVED_ON in note for note in page.notices)
+    assert tabletop.logged(started) == ["start: R5", "Ann: R7 swap Bob"]
+    assert tabletop.undo(started).status == 303  # from the table as it is now
+    assert tabletop.logged(started) == ["start: R5"]
