@@ -209,5 +209,6 @@ def summary(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         row(name, cells)
     checks = [targets(r) for r in results]
     for i, (name, _, _, _) in enumerate(checks[0]):
-        target = " / ".join(dict.fromkeys(c[i][2] for c in checks))  # one per database if they differ
+        # One target, or one per database where they differ.
+        target = " / ".join(dict.fromkeys(c[i][2] for c in checks))
         row(name, [f"{c[i][1]} {verdict(c[i][3])}" for c in checks], target)
