@@ -37,23 +37,16 @@ def percentiles(values: list[float]) -> dict[str, float]:
 
 def app_version() -> str:
     """The commit measured, and whether tracked files differ from it."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=True
+        )
+        return done.stdout.strip()
+
     try:
-        commit = subprocess.run(
-            ["git", "log", "-1", "--format=%h %s"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
+        commit = git("log", "-1", "--format=%h %s")
+        changed = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return "unknown (no git)"
     return commit[:90] + (" + uncommitted changes" if changed else "")
