@@ -90,7 +90,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from companion.games import MAX_LINES, GameCache
     from companion.store import Store
-    from companion.table_view import symbol
+    from companion.table_view import face
     from companion.views import register
     from engine import DECK_SIZE, KNOCKOUT_POINTS, Color
 
@@ -98,7 +98,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["store"] = Store(db, GameCache(app.config.get("GAME_CACHE_LINES", MAX_LINES)))
 
     app.jinja_env.globals.update(
-        symbol=symbol,
+        face=face,
         colors=list(Color),
         knockout_points=KNOCKOUT_POINTS,
         deck_size=DECK_SIZE,

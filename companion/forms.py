@@ -212,7 +212,9 @@ class LineForm(TableForm):
             action += f" {self.count.data}"  # roulette C N, RDA discard N, has N
         if not self.player.data:
             return action  # a header: start: R5, hand: 2
-        if self.drawn.data:
+        if action == "draw":  # the "Drew, no play" button: the count is the stepper's
+            action = f"draw {self.drawn.data or 0}"
+        elif self.drawn.data:
             action = f"draw {self.drawn.data}, {action}"
         return f"{self.player.data}: {action}"
 
@@ -281,10 +283,10 @@ def line_fields(line: Line) -> tuple[str, dict[str, str]]:
         return "reveal", {"player": player, "cards": str(action)[len("reveals ") :], "points": ""}
     fields = {"player": player}
     if isinstance(action, Draw):
-        if action.play is None:  # the "Drew N, no play" button
-            return "line", fields | {"action": str(action)}
-        fields["drawn"] = str(action.count)  # the "Drew cards" stepper, then the card
-        action = action.play
+        fields["drawn"] = str(action.count)  # the "Drew first" stepper, then...
+        if action.play is None:  # ... the "Drew, no play" button
+            return "line", fields | {"action": "draw"}
+        action = action.play  # ... or the card
     if isinstance(action, Play):  # the card keyboard, or a card's follow-up panel
         fields.setdefault("drawn", "0")
         if action.card.face is Face.DISCARD_ALL:  # its panel: the count, 0 or more
@@ -292,7 +294,9 @@ def line_fields(line: Line) -> tuple[str, dict[str, str]]:
                 "action": f"{action.card} discard",
                 "count": str(action.discard),
             }
-    if isinstance(action, Roulette):  # the colour button, and the count
+    if isinstance(action, Roulette):  # the colour chosen, then the count
         return "line", fields | {"action": f"roulette {action.color}", "count": str(action.count)}
+    if isinstance(action, Correct):  # a player's count: the number alone
+        return "line", fields | {"action": "has", "count": str(action.count)}
     assert isinstance(action, Play | Take | CallUno | Catch | Correct | Wins | Out)
     return "line", fields | {"action": str(action)}

@@ -59,9 +59,9 @@ class Recorded:
 
 @dataclass(frozen=True)
 class Undone:
-    """The last line is out of the log."""
+    """The last line is out of the log: the step it had made."""
 
-    text: str
+    step: Step
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ class Store:
         if undone is None:
             return self._not_written(self.match(match_id, phone, "editor"), key)
         self.games.undone(match_id, version, table.last_line_id)
-        return Undone(undone["text"])
+        return Undone(step)
 
     def _not_written(
         self, match: Match, key: str | None, table: Table | None = None

@@ -7,6 +7,7 @@ the engine refuses it and its explanation is shown with a link to the rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from companion.matches import Table
 from engine import (
@@ -22,31 +23,32 @@ from engine import (
     score_breakdown,
 )
 from engine.legal import FollowUp
+from engine.state import HandScored, HandWon, KnockedOut, MatchWon, UnoWindow
 
-SYMBOLS = {
-    Face.SKIP: "⊘",
-    Face.REVERSE: "⇄",
-    Face.DRAW2: "+2",
-    Face.DRAW4: "+4",
-    Face.DISCARD_ALL: "All",
-    Face.SKIP_EVERYONE: "⊘⊘",
-    Face.WILD_REVERSE_DRAW4: "⇄+4",
-    Face.WILD_DRAW6: "+6",
-    Face.WILD_DRAW10: "+10",
-    Face.WILD_ROULETTE: "🎯",
+# How a face is drawn on a key: an icon of the app's own (static/icons.svg) and/or text,
+# never an emoji (a phone without an emoji font shows an empty box).
+FACES: dict[Face, tuple[str | None, str]] = {
+    Face.SKIP: ("skip", ""),
+    Face.REVERSE: ("reverse", ""),
+    Face.DISCARD_ALL: (None, "All"),
+    Face.SKIP_EVERYONE: ("skip-all", ""),
+    Face.WILD_REVERSE_DRAW4: ("reverse", "+4"),
+    Face.WILD_ROULETTE: ("roulette", ""),
 }
-TABS = [*list(Color), None]  # four colours, then the wilds
+PLAYABLE = "P"  # the tab of the cards the engine allows now, whatever their colour
+TABS = [*list(Color), None]  # then the four colours and the wilds, every card
 
 
-def symbol(card: Card) -> str:
-    return SYMBOLS.get(card.face, card.face.code)
+def face(card: Card) -> tuple[str | None, str]:
+    """The icon (a name in static/icons.svg, or None) and the text a card's face shows."""
+    return FACES.get(card.face, (None, card.face.code))
 
 
 def tab_key(color: Color | None) -> str:
     return color.value if color else "W"
 
 
-TAB_KEYS = tuple(tab_key(c) for c in TABS)
+TAB_KEYS = (PLAYABLE, *(tab_key(c) for c in TABS))
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,8 @@ class Key:
         return str(self.card)
 
     @property
-    def symbol(self) -> str:
-        return symbol(self.card)
+    def face(self) -> tuple[str | None, str]:
+        return face(self.card)
 
     @property
     def css(self) -> str:
@@ -80,17 +82,41 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """Something the engine did by itself, told once: kind is "info", "warning" or
+    "celebration" (each drawn with its own icon, not colour alone)."""
+
+    kind: str
+    text: str
+
+
+EVENT_KINDS = {
+    KnockedOut: "warning",
+    UnoWindow: "warning",
+    HandWon: "celebration",
+    HandScored: "celebration",
+    MatchWon: "celebration",
+}
+
+
+@dataclass(frozen=True)
 class TableView:
+    """The table as one phone shows it: the table, and what this screen has open (a tab,
+    a card's follow-up, a count being corrected, a catch), all bound to this table."""
+
     table: Table
     tab: str
     picked: Card | None = None
     drawn: int = 0  # cards drawn before the play being entered
+    fix: str | None = None  # whose count is being corrected
+    catch: str | None = None  # who is being caught without an UNO call
+    quick: bool = False  # a quick-score match: results only, no card counts
 
     @property
     def state(self) -> State:
         return self.table.state
 
-    @property
+    @cached_property
     def legal(self) -> Legal:
         return self.table.legal
 
@@ -116,7 +142,7 @@ class TableView:
                     name=name,
                     cards=cards,
                     out=i in s.out,
-                    turn=s.status == "playing" and s.turn == i,
+                    turn=s.status == "playing" and s.started and s.turn == i,
                     dealer=s.dealer == i,
                     uno=uno,
                     meter=meter,
@@ -125,11 +151,24 @@ class TableView:
         return seats
 
     def keys(self, tab: str) -> list[Key]:
+        """The keys of a tab: every card of a colour (or the wilds), the refused ones
+        dimmed; or, on the Playable tab, only the cards the engine allows now."""
         legal = self.legal
         allowed = legal.cards
-        color = None if tab == "W" else Color(tab)
         s = self.state
-        held = s.hands[s.turn] + self.drawn if s.status == "playing" else 0
+        if s.status != "playing":
+            return []
+        # A card asks its follow-up from the hand it is played from: after drawing, the
+        # hand is bigger (the stepper's count is only known once the key is tapped, so
+        # a key that may need one asks for it).
+        held = s.hands[s.turn] + (self.drawn or int(legal.can_draw))
+        if tab == PLAYABLE:
+            first = s.color
+            order = [first, *(c for c in Color if c is not first), None]
+            cards = [card for color in order for card in ALL_CARDS if card.color is color]
+            playable = [card for card in cards if card in allowed]
+            return [Key(card, True, legal.follow_up(card, held)) for card in playable]
+        color = None if tab == "W" else Color(tab)
         return [
             Key(card, card in allowed, legal.follow_up(card, held))
             for card in ALL_CARDS
@@ -138,7 +177,7 @@ class TableView:
 
     @property
     def tabs(self) -> list[tuple[str, str]]:
-        return [(tab_key(c), c.title if c else "Wild") for c in TABS]
+        return [(PLAYABLE, "Playable")] + [(tab_key(c), c.title if c else "Wild") for c in TABS]
 
     @property
     def recent(self) -> list[str]:
@@ -151,8 +190,15 @@ class TableView:
         return None if step is None else "Undo: " + say(*step)
 
     @property
-    def notices(self) -> list[str]:
-        return [str(event) for event in self.state.events]
+    def notices(self) -> list[Notice]:
+        """What the last line caused by itself; a UNO window is not told twice (its
+        buttons say it)."""
+        callers = self.legal.uno_callers
+        return [
+            Notice(EVENT_KINDS.get(type(event), "info"), str(event))
+            for event in self.state.events
+            if not (isinstance(event, UnoWindow) and event.player in callers)
+        ]
 
     @property
     def next_player(self) -> str | None:
@@ -172,6 +218,19 @@ class TableView:
         if self.picked is None or self.state.status != "playing":
             return None
         return self.legal.follow_up(self.picked, self.state.hands[self.state.turn] + self.drawn)
+
+    @property
+    def fixed_count(self) -> int | None:
+        """The tracked count of the player whose count is being corrected."""
+        s = self.state
+        if self.fix is None or self.fix not in self.legal.correctable:
+            return None
+        return s.hands[s.players.index(self.fix)]
+
+    @property
+    def catchers(self) -> tuple[str, ...]:
+        """Who may catch the player being caught (everybody else at the table)."""
+        return () if self.catch is None else self.legal.catchers(self.catch)
 
     @property
     def breakdown(self) -> str | None:

@@ -282,6 +282,12 @@ class Legal:
             return ()
         return tuple(s.players[i] for i in sorted(s.uno_open))
 
+    def catchers(self, caught: str) -> tuple[str, ...]:
+        """Who may catch `caught` without an UNO call: anybody else at the table."""
+        if caught not in self.uno_callers:
+            return ()
+        return tuple(name for name in self._state.players if name != caught)
+
     @property
     def correctable(self) -> tuple[str, ...]:
         """Players who may correct their count (`has N`) now."""
@@ -337,7 +343,7 @@ class Legal:
                 out += [ActionLine(who, Roulette(c, 1)) for c in Color]
         for name in self.uno_callers:
             out.append(ActionLine(name, CallUno()))
-            out += [ActionLine(other, Catch(name)) for other in s.players if other != name]
+            out += [ActionLine(other, Catch(name)) for other in self.catchers(name)]
         for name in self.correctable:
             seat = s.players.index(name)
             if s.hands[seat] > 1:

@@ -1,34 +1,43 @@
 // Small enhancements; every page works without them.
 (function () {
   "use strict";
-  // Reveal keyboards: tapping a card code appends it to the cards field.
-  function revealKeys(root) {
-    root.querySelectorAll("[data-keys]").forEach(function (box) {
+
+  // Steppers: big -/+ buttons around a number field, kept within its min and max.
+  function steppers(root) {
+    root.querySelectorAll("[data-stepper]").forEach(function (box) {
       if (box.dataset.ready) { return; }
       box.dataset.ready = "1";
-      var input = document.getElementById(box.dataset.keys);
-      var codes = ["0","1","2","3","4","5","6","7","8","9","S","R","+2","+4","DA","SE"];
-      var colors = [["R", "red"], ["Y", "yellow"], ["G", "green"], ["B", "blue"]];
-      var wilds = ["WR+4", "W+6", "W+10", "WCR"];
-      function add(code, css) {
-        var b = document.createElement("button");
-        b.type = "button"; b.textContent = code; b.className = css;
-        b.addEventListener("click", function () {
-          input.value = (input.value.trim() + " " + code).trim();
+      var input = box.querySelector("input");
+      box.querySelectorAll("[data-step]").forEach(function (button) {
+        button.hidden = false;
+        button.addEventListener("click", function () {
+          var value = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
+          var min = input.min === "" ? -Infinity : parseInt(input.min, 10);
+          var max = input.max === "" ? Infinity : parseInt(input.max, 10);
+          input.value = String(Math.min(max, Math.max(min, value)));
+          input.dispatchEvent(new Event("input", { bubbles: true }));
         });
-        box.appendChild(b);
-      }
-      colors.forEach(function (c) { codes.forEach(function (f) { add(c[0] + f, c[1]); }); });
-      wilds.forEach(function (w) { add(w, "wild"); });
-      var back = document.createElement("button");
-      back.type = "button"; back.textContent = "⌫"; back.setAttribute("aria-label", "Remove the last card");
-      back.addEventListener("click", function () {
-        input.value = input.value.trim().split(/\s+/).slice(0, -1).join(" ");
       });
-      box.appendChild(back);
-      box.hidden = false;
     });
   }
-  document.addEventListener("DOMContentLoaded", function () { revealKeys(document); });
-  document.addEventListener("htmx:afterSwap", function (e) { revealKeys(e.target); });
+
+  // "Drew, no play" asks for the count of cards drawn first: off while it is 0.
+  function drawButtons(root) {
+    root.querySelectorAll("[data-needs-drawn]").forEach(function (button) {
+      var input = button.form && button.form.querySelector("input[name=drawn]");
+      if (!input || button.dataset.ready) { return; }
+      button.dataset.ready = "1";
+      function update() { button.disabled = !(parseInt(input.value, 10) > 0); }
+      input.addEventListener("input", update);
+      update();
+    });
+  }
+
+  function enhance(root) {
+    steppers(root);
+    drawButtons(root);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+  document.addEventListener("htmx:load", function (e) { enhance(e.target); });
 })();

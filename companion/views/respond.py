@@ -9,10 +9,13 @@ from companion import access
 from companion.extensions import htmx
 from companion.matches import Table
 from companion.store import AlreadyDone, MovedOn, Recorded, Refused, Undone
-from companion.table_view import TAB_KEYS, TableView, tab_key
-from engine import DECK_SIZE, Card, EngineError, NotationError
+from companion.table_view import PLAYABLE, TAB_KEYS, TableView
+from engine import DECK_SIZE, Card, EngineError, NotationError, say
 
-UI_ARGS = ("tab", "card", "drawn", "fix")  # what the screen shows, kept across live updates
+# What the screen has open, kept in the table's URL (never in the browser's history: the
+# table's links don't push it). A follow-up is bound to the table it was opened on.
+FOLLOW_UPS = ("card", "drawn", "fix", "catch")
+UI_ARGS = ("tab", *FOLLOW_UPS)
 
 MOVED_ON = (
     "The table moved on while you were tapping: someone else recorded a play. "
@@ -22,27 +25,61 @@ NOT_UNDONE = (
     "Not undone: the table moved on since your screen showed it (someone recorded or undid "
     "a line). Check the last plays and undo again if needed."
 )
+STALE = (
+    "The table moved on since that question was opened, so it was closed and nothing was "
+    "recorded. Here is the table as it is now."
+)
+
+
+def screen_args(table: Table) -> tuple[dict[str, str], bool]:
+    """The query's UI arguments if they were made on this table (its version and last
+    line, `v` and `last`); else none, and whether a follow-up was closed because of it."""
+    asked = {k: request.args[k] for k in UI_ARGS if request.args.get(k)}
+    made_on = request.args.get("v", type=int), request.args.get("last", type=int)
+    if made_on[0] is not None and table.match.made_on(made_on[0], made_on[1]):
+        return asked, False
+    return {}, any(k in asked for k in FOLLOW_UPS)
 
 
 def render_table(
     table: Table, *, error: EngineError | None = None, notice: str | None = None, status: int = 200
 ) -> tuple[str, int]:
-    """The table page, or its fragment for htmx; what the screen showed (the query's UI
-    arguments) is shown again."""
+    """The table page, or its fragment for htmx, with what the screen had open (the
+    query's UI arguments) when it was opened on this very table."""
+    ui, closed = screen_args(table)
+    if closed and notice is None:
+        notice = STALE
     picked = None
-    if card := request.args.get("card", ""):
+    if card := ui.get("card", ""):
         try:
             picked = Card.parse(card)
         except NotationError:
             picked = None
-    default_tab = tab_key(table.state.color) if table.state.color else "R"
-    tab = request.args.get("tab", default_tab)
+    tab = ui.get("tab", PLAYABLE)
     if tab not in TAB_KEYS:
-        tab = default_tab
-    drawn = min(max(0, request.args.get("drawn", 0, type=int) or 0), DECK_SIZE)
-    view = TableView(table, tab=tab, picked=picked, drawn=drawn)
+        tab = PLAYABLE
+    try:
+        drawn = min(max(0, int(ui.get("drawn", 0))), DECK_SIZE)
+    except ValueError:
+        drawn = 0
+    view = TableView(
+        table,
+        tab=tab,
+        picked=picked,
+        drawn=drawn,
+        fix=ui.get("fix"),
+        catch=ui.get("catch"),
+        quick=table.match.mode == "quick",
+    )
     if not htmx:
         access.renew()
+
+    def at(**args: str | int) -> str:
+        """A URL of this table's screen with something open, bound to this table."""
+        return url_for(
+            "table.show", match_id=table.match.id, v=table.version, last=table.last_line_id, **args
+        )
+
     return (
         render_template(
             "partials/table_body.html" if htmx else "table.html",
@@ -51,8 +88,8 @@ def render_table(
             can_edit=access.this_phone().role(table.match) == "editor",
             error=error,
             notice=notice,
-            fix=request.args.get("fix"),
-            ui={k: request.args[k] for k in UI_ARGS if request.args.get(k)},
+            at=at,
+            ui=ui,
         ),
         status,
     )
@@ -68,8 +105,8 @@ def answer(
     match outcome:
         case Recorded() | AlreadyDone():  # a double tap: the first one counted
             return after_change(match_id)
-        case Undone(text=text):
-            return after_change(match_id, notice=f"Undone: {text}")
+        case Undone(step=step):
+            return after_change(match_id, notice=f"Undone: {say(*step)}")
         case MovedOn(table=table):
             return render_table(table, notice=moved_on, status=409)
         case Refused(table=table, error=error):

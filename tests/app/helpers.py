@@ -268,7 +268,7 @@ class Page:
         return [
             a["href"].split("#", 1)[1]
             for a in box.find_all("a")
-            if re.search(r"/rules#[a-z-]+$", a.get("href") or "")
+            if re.search(r"/rules(\?[^#]*)?#[a-z-]+$", a.get("href") or "")
         ]
 
     @property
@@ -291,11 +291,19 @@ class Page:
             if any("turn" in c for c in li.classes)
         ]
 
+    def dealer(self) -> str | None:
+        """The seat marked as the dealer's."""
+        for li in self.doc.one(cls="seats").find_all("li"):
+            if li.find("abbr", title="dealer") is not None:
+                return li.one("strong").text
+        return None
+
     @property
     def undo_label(self) -> str | None:
+        """What the undo button says it will undo; None while it is off."""
         for form in self.forms("/undo"):
             for button in form.buttons():
-                return button.text
+                return None if "disabled" in button.attrs else button.text
         return None
 
 
@@ -449,6 +457,26 @@ class Tabletop:
         if page.status == 200:
             self.pages[match_id] = page
         return page
+
+    def tab(self, match_id: str, title: str) -> Page:
+        """Tap a tab of the card keyboard ("Blue", "Wild", "Playable") on the table as it is."""
+        page = self.table(match_id)
+        (link,) = [a for a in page.doc.one(cls="tabs").find_all("a") if a.text == title]
+        tab = self.get(link["href"])
+        assert tab.status == 200
+        self.pages[match_id] = tab
+        return tab
+
+    def follow_up(self, match_id: str, card_name: str, *, drawn: int | None = None) -> Page:
+        """Tap a card that asks something first (a colour, a partner, a count) on the
+        Playable tab of the table as it is now; with `drawn`, after the "Drew first"
+        stepper was set (htmx sends its value along with the link)."""
+        page = self.table(match_id)
+        link = page.doc.one(cls="keys").one("a", cls="key", **{"aria-label": card_name})
+        href = link["href"] + ("" if drawn is None else f"&drawn={drawn}")
+        follow_up = self.get(href)
+        assert follow_up.status == 200
+        return follow_up
 
     def page(self, match_id: str) -> Page:
         return self.pages.get(match_id) or self.table(match_id)

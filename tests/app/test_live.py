@@ -137,23 +137,42 @@ def test_a_poll_without_a_version_gets_the_table(tabletop: Tabletop, started: st
         assert answer.version == 1, query
 
 
-def test_the_screen_is_kept_across_updates(app: Flask, tabletop: Tabletop, started: str) -> None:
+def test_what_the_screen_has_open_is_polled_with_it(tabletop: Tabletop, started: str) -> None:
+    page = tabletop.table(started)
+    made_on = poller_query(page)  # the version and last line the screen was made on
     ui = {"tab": "G", "card": "R3", "drawn": "2", "fix": "Cy"}
-    page = tabletop.table(started, **ui)
-    assert ui_query(page) == ui | {"v": "1"}
+    page = tabletop.table(started, **made_on, **ui)
+    assert ui_query(page) == {"v": "1"} | ui
+    assert [f for f in page.forms("/line") if f.values().get("player") == "Cy"]  # fix panel
+    assert poll(tabletop, started, **made_on, **ui).status == 204
+    # An empty argument is not carried along.
+    page = tabletop.table(started, **made_on, tab="", card="", drawn="", fix="")
+    assert ui_query(page) == {"v": "1"}
 
+
+def test_a_question_is_closed_once_the_table_moved_on(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """The Back bug: a follow-up (here a count being corrected) opened on an old table
+    came back above the new one, and one tap recorded it. The poller, Back or a reload
+    bring the question's URL back: the table moved on, so it is closed and said so."""
+    made_on = poller_query(tabletop.table(started))
+    ui = {"card": "R3", "drawn": "2", "fix": "Cy"}
     other = another_editor(app, started)
     assert other.line(started, "Ann", "has 9").status == 303
 
-    fresh = poll(tabletop, started, v=1, **ui)
-    assert fresh.status == 200 and fresh.version == 2
-    assert ui_query(fresh) == ui | {"v": "2"}
-    # What those arguments show is still shown: Cy's correction panel, at the new version.
-    fix_forms = [f for f in fresh.forms("/line") if f.values().get("player") == "Cy"]
-    assert fix_forms and all(f.values()["version"] == "2" for f in fix_forms)
-    # An empty argument is not carried along.
-    fresh = poll(tabletop, started, v=1, tab="", card="", drawn="", fix="")
-    assert ui_query(fresh) == {"v": "2"}
+    polled = poll(tabletop, started, **made_on, **ui)
+    for fresh in (polled, tabletop.table(started, **made_on, **ui)):
+        assert fresh.status == 200 and fresh.version == 2
+        assert ui_query(fresh) == {"v": "2"}
+        assert not [f for f in fresh.forms("/line") if f.values().get("player") == "Cy"]
+        assert fresh.doc.find(cls="follow-up") is None
+        assert any("moved on since that question was opened" in n for n in fresh.notices)
+    # Only a tab was open: the fresh table opens on the Playable tab, nothing to say.
+    fresh = poll(tabletop, started, **made_on, tab="G")
+    assert ui_query(fresh) == {"v": "2"} and fresh.notices == []
+    # A question's URL that names no table at all is not shown either.
+    assert tabletop.table(started, fix="Cy").doc.find("input", id_="fix-count") is None
 
 
 # ---------------------------------------------------------------- cheap
@@ -193,10 +212,10 @@ def test_viewers_poll_too(app: Flask, tabletop: Tabletop, started: str) -> None:
     assert ui_query(page) == {"v": "1"}
     assert poll(watcher, started, v=1).status == 204
     tabletop.play_lines(started, "Ann: R3")
-    fresh = poll(watcher, started, v=1, fix="Ann", card="R4")
+    fresh = poll(watcher, started, v=1)
     assert fresh.status == 200 and fresh.version == 2 and fresh.turn == "Bob"
     assert fresh.forms() == []  # still watching only
-    assert ui_query(fresh) == {"v": "2", "fix": "Ann", "card": "R4"}
+    assert ui_query(fresh) == {"v": "2"}
 
 
 def test_strangers_may_not_poll(app: Flask, started: str) -> None:

@@ -17,16 +17,16 @@ def test_a_new_hand_asks_for_the_start_card(tabletop: Tabletop) -> None:
     assert "Cy deals. Ann plays first." in page.text
     starts = line_buttons(page)
     assert "start: R5" in starts and all(v.startswith("start: ") for v in starts)
-    assert page.undo_label is None and "Nothing to undo yet." in page.text
-    assert page.doc.find(cls="pile") is None  # no card turned up yet
+    assert page.undo_label is None and "Nothing to undo yet" in page.text
+    assert page.doc.one(cls="status").find(cls="card") is None  # no card turned up yet
 
     page = tabletop.press(match_id, "start: R5")
 
     assert page.status == 303
     assert tabletop.logged(match_id) == ["start: R5"]
     assert page.turn == "Ann"
-    assert page.doc.one(cls="pile").one(cls="card")["aria-label"] == "Red 5"
-    assert "Red (R)" in page.doc.one(cls="pile").text
+    assert page.doc.one(cls="status").one(cls="card")["aria-label"] == "Red 5"
+    assert "Red (R)" in page.doc.one(cls="status").text
     assert page.undo_label is not None and page.undo_label.startswith("Undo: ")
     assert "Red 5" in page.undo_label
 
@@ -45,11 +45,15 @@ def test_whose_turn_the_seats_and_the_counts(tabletop: Tabletop, started: str) -
     seats = page.seats()
     assert list(seats) == ["Ann", "Bob", "Cy"]
     assert "6/25" in seats["Ann"] and "7/25" in seats["Bob"]
-    assert "(dealer)" in seats["Cy"] and "(dealer)" not in seats["Ann"]
+    assert page.dealer() == "Cy"
     assert page.seat_in_turn() == ["Bob"]
-    assert page.doc.one(cls="pile").one(cls="card")["aria-label"] == "Red 3"
+    assert page.doc.one(cls="status").one(cls="card")["aria-label"] == "Red 3"
+    # The Playable tab opens first: only the cards the engine allows, whatever their colour.
+    playable = [key["aria-label"] for key in page.doc.one(cls="keys").find_all(cls="key")]
+    assert "Red 4" in playable and "Blue 3" in playable and "Wild Draw 10" in playable
+    assert "Blue 4" not in playable
     # Playable keys are buttons; the rest are dimmed, and still say why when tapped.
-    blue = tabletop.table(started, tab="B")
+    blue = tabletop.tab(started, "Blue")
     dim = [b for b in blue.doc.find_all("button", cls="dim")]
     assert "B3" not in [b.get("value") for b in dim]
     assert "B4" in [b.get("value") for b in dim]
@@ -62,7 +66,7 @@ def test_out_of_turn_is_refused_with_the_rule(tabletop: Tabletop, started: str) 
     page = tabletop.line(started, "Bob", "R3")
     assert page.status == 422
     assert page.rule_links() == ["turn"]
-    assert page.doc.one(cls="refused").find("a")["href"] == "/rules#turn"
+    assert page.doc.one(cls="refused").find("a")["href"] == f"/rules?table={started}#turn"
     assert "Ann" in page.refusal.text
     assert page.version == 1 and tabletop.logged(started) == ["start: R5"]
 
@@ -82,9 +86,7 @@ def test_a_pending_stack_shows_the_banner_and_take(tabletop: Tabletop, started: 
 
 
 def test_a_wild_asks_for_one_of_four_colours(tabletop: Tabletop, started: str) -> None:
-    keyboard = tabletop.table(started, tab="W")
-    link = keyboard.doc.one("a", cls="key", **{"aria-label": "Wild Draw 6"})
-    page = tabletop.get(link["href"])
+    page = tabletop.follow_up(started, "Wild Draw 6")
     assert page.status == 200
     assert line_buttons(page) == ["W+6 R", "W+6 Y", "W+6 G", "W+6 B"]
     assert "Which colour does Ann name?" in page.doc.one(cls="follow-up").text
@@ -93,7 +95,6 @@ def test_a_wild_asks_for_one_of_four_colours(tabletop: Tabletop, started: str) -
 
     assert page.status == 303
     assert tabletop.logged(started)[-1] == "Ann: W+6 G"
-    assert "Green (G)" in page.doc.one(cls="pile").text
     assert "+6 pending" in page.doc.one(cls="banner").text
 
 
@@ -103,12 +104,10 @@ def test_a_wild_without_a_colour_is_refused(tabletop: Tabletop, started: str) ->
 
 
 def test_a_seven_shows_the_swap_targets(tabletop: Tabletop, started: str) -> None:
-    keyboard = tabletop.table(started)
-    link = keyboard.doc.one("a", cls="key", **{"aria-label": "Red 7"})
-    page = tabletop.get(link["href"])
+    page = tabletop.follow_up(started, "Red 7")
     assert line_buttons(page) == ["R7 swap Bob", "R7 swap Cy"]
     tabletop.play_lines(started, "Cy: has 3")
-    page = tabletop.table(started, card="R7")
+    page = tabletop.follow_up(started, "Red 7")
     page = tabletop.press(started, "R7 swap Cy", page=page)
     assert page.status == 303
     seats = page.seats()
@@ -117,7 +116,7 @@ def test_a_seven_shows_the_swap_targets(tabletop: Tabletop, started: str) -> Non
 
 
 def test_a_discard_all_asks_how_many(tabletop: Tabletop, started: str) -> None:
-    page = tabletop.table(started, card="RDA")
+    page = tabletop.follow_up(started, "Red Discard All")
     count = page.doc.one(cls="follow-up").one("input", name="count")
     assert (count["min"], count["max"], count["value"]) == ("0", "6", "0")
     assert line_buttons(page) == ["RDA discard"]
@@ -132,26 +131,28 @@ def test_a_discard_all_asks_how_many(tabletop: Tabletop, started: str) -> None:
 def test_the_roulette_panel(tabletop: Tabletop, started: str) -> None:
     page = tabletop.play_lines(started, "Ann: WCR")
     assert "Colour Roulette: Bob names a colour" in page.doc.one(cls="banner").text
-    assert line_buttons(page) == ["roulette R", "roulette Y", "roulette G", "roulette B"]
+    # The colour first (nothing is recorded by naming it), then the count, then record.
+    colours = page.doc.one("form", cls="roulette").find_all("input", type="radio")
+    assert [c["value"] for c in colours] == [f"roulette {c}" for c in "RYGB"]
+    assert all("checked" not in c.attrs and "required" in c.attrs for c in colours)
     assert page.doc.one("input", name="count")["value"] == "1"
 
-    page = tabletop.press(started, "roulette G", count="3")
+    page = tabletop.press(started, text="Record the roulette", action="roulette G", count="3")
 
     assert page.status == 303
     assert tabletop.logged(started)[-1] == "Bob: roulette G 3"
     assert "10/25" in page.seats()["Bob"]
-    assert "Green (G)" in page.doc.one(cls="pile").text
+    assert "Green (G)" in page.doc.one(cls="status").text
     assert page.turn == "Cy"
 
 
 def test_drawing_then_playing(tabletop: Tabletop, started: str) -> None:
-    page = tabletop.table(started, drawn=2)
-    assert page.doc.one(cls="drew").one("output").text == "2"
-    assert "draw 2" in line_buttons(page)  # drew and played nothing (refused under draw=until)
-    keyboard = next(f for f in page.forms("/line") if "keyboard" in f.node.classes)
-    assert keyboard.values()["drawn"] == "2"
+    page = tabletop.table(started)
+    stepper = page.doc.one(cls="drew").one("input", name="drawn")
+    assert (stepper["value"], stepper["min"]) == ("0", "0")
+    assert "draw" in line_buttons(page)  # drew and played nothing (refused under draw=until)
 
-    page = tabletop.press(started, "R3", page=page)
+    page = tabletop.press(started, "R3", page=page, drawn="2")  # two taps on +, then R3
 
     assert page.status == 303
     assert tabletop.logged(started)[-1] == "Ann: draw 2, R3"
@@ -163,10 +164,9 @@ def test_drawing_then_playing(tabletop: Tabletop, started: str) -> None:
 def test_a_drawn_card_counts_for_the_follow_up(tabletop: Tabletop, started: str) -> None:
     """Ann holds one card, draws one and plays a 7: she holds two, so she swaps."""
     tabletop.play_lines(started, "Ann: has 1")
-    assert tabletop.table(started).doc.find("a", cls="key", **{"aria-label": "Red 7"}) is None
-    keyboard = tabletop.table(started, drawn=1)
-    link = keyboard.doc.one("a", cls="key", **{"aria-label": "Red 7"})
-    page = tabletop.get(link["href"])
+    # Her last card, played without drawing, swaps nothing: the 7 is played as it is.
+    assert line_buttons(tabletop.follow_up(started, "Red 7")) == ["R7"]
+    page = tabletop.follow_up(started, "Red 7", drawn=1)  # the stepper's count comes along
     assert line_buttons(page) == ["R7 swap Bob", "R7 swap Cy"]
     page = tabletop.press(started, "R7 swap Bob", page=page)
     assert page.status == 303, tabletop.problem(page)
@@ -176,20 +176,22 @@ def test_a_drawn_card_counts_for_the_follow_up(tabletop: Tabletop, started: str)
 
 def test_uno_called_and_caught_buttons(tabletop: Tabletop, started: str) -> None:
     page = tabletop.play_lines(started, "Ann: has 2", "Ann: R3")
-    panel = page.doc.one("section", cls="uno")
-    assert "Ann has one card!" in panel.text
-    buttons = line_buttons(page)
-    assert "uno" in buttons
-    assert "Caught by Bob: +2" in panel.text and "Caught by Cy: +2" in panel.text
-    assert "Caught by Ann" not in panel.text
+    row = page.doc.one(cls="uno-row")
+    assert "Ann has one card" in row.text
+    assert "uno" in line_buttons(page)
     assert "1 card!" in page.seats()["Ann"]
+    caught = row.one("a", **{"aria-label": "Caught Ann without UNO"})
 
-    page = tabletop.press(started, "Bob", page=page)  # the catch form's buttons are the catchers
+    page = tabletop.get(caught["href"])  # who caught her?
+    assert "Ann draws 2" in page.doc.one(cls="follow-up").text
+    catchers = [b["value"] for f in page.forms("/line") for b in f.buttons()]
+    assert catchers == ["Bob", "Cy"]
+    page = tabletop.press(started, "Bob", page=page)
 
     assert page.status == 303
     assert tabletop.logged(started)[-1] == "Bob: catch Ann"
     assert "3/25" in page.seats()["Ann"]
-    assert page.doc.find("section", cls="uno") is None
+    assert page.doc.find(cls="uno-row") is None
 
 
 def test_uno_called_in_time(tabletop: Tabletop, started: str) -> None:
@@ -197,7 +199,7 @@ def test_uno_called_in_time(tabletop: Tabletop, started: str) -> None:
     page = tabletop.press(started, "uno")
     assert page.status == 303
     assert tabletop.logged(started)[-1] == "Ann: uno"
-    assert page.doc.find("section", cls="uno") is None
+    assert page.doc.find(cls="uno-row") is None
     assert "UNO" in page.seats()["Ann"]
     late = tabletop.line(started, "Bob", "catch Ann")
     assert late.status == 422 and late.rule_links() == ["uno"]
@@ -208,9 +210,9 @@ def test_correcting_a_count(tabletop: Tabletop, started: str) -> None:
     page = tabletop.get(seat["href"])  # tapping Bob's seat
     assert page.status == 200
     (form,) = [f for f in page.forms("/line") if f.values().get("player") == "Bob"]
-    assert form.values()["action"] == "has 7"
+    assert (form.values()["action"], form.values()["count"]) == ("has", "7")  # the tracked count
 
-    data = form.values(form.buttons()[0]) | {"action": "has 9"}
+    data = form.values(form.buttons()[0]) | {"count": "9"}  # two taps on +
     page = tabletop.follow(tabletop.client.post(form.action, data=data), started)
 
     assert page.status == 303

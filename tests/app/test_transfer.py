@@ -201,8 +201,9 @@ def test_names_beyond_ascii_survive_the_round_trip(tabletop: Tabletop) -> None:
     copy = new_id(tabletop, import_file(tabletop, exported))
     assert tabletop.state(copy) == tabletop.state(match_id)
     assert tabletop.state(copy)["scores"]["Jean Luc"] == 28
+    tabletop.play_lines(copy, "hand: 2", "start: R5")
     seat = tabletop.table(copy).doc.one(cls="seats").find_all("a")[2]
-    assert seat["href"].endswith("?fix=%E5%90%8D%E5%89%8D")
+    assert seat["href"].endswith("&fix=%E5%90%8D%E5%89%8D")
     fix = tabletop.get(seat["href"]).doc.one("input", id_="fix-count").ancestor("form")
     assert fix is not None and Form(fix).values()["player"] == "名前"
 

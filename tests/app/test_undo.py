@@ -34,7 +34,7 @@ def test_undo_takes_back_exactly_the_last_line(tabletop: Tabletop, started: str)
     assert page.version == 2
     assert tabletop.logged(started) == ["start: R5", "Ann: R3"]
     assert tabletop.state(started) == engine_state("start: R5", "Ann: R3")
-    assert any(n.startswith("Undone: Bob: R+2") for n in page.notices)
+    assert "Undone: Bob played Red Draw 2: Cy faces +2." in page.notices  # a sentence
     assert page.turn == "Bob"
     assert "Ann" in page.undo_label and "Red 3" in page.undo_label
     # Once shown, the notice is gone.
