@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import flash, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -74,7 +76,7 @@ def render_table(
     if not htmx:
         access.renew()
 
-    def at(**args: str | int) -> str:
+    def at(**args: Any) -> str:
         """A URL of this table's screen with something open, bound to this table."""
         return url_for(
             "table.show", match_id=table.match.id, v=table.version, last=table.last_line_id, **args
