@@ -124,6 +124,13 @@ class GameCache:
         with self._holding(match, read_lines) as held:
             return self._table(match, held)
 
+    def steps(self, match: Match, read_lines: ReadLines) -> tuple[Table, tuple[Step, ...]]:
+        """The match as its row names it, with every step of its game, oldest first (the
+        whole log: the states are values, so they are read after the lock is let go)."""
+        with self._holding(match, read_lines) as held:
+            assert held.game is not None
+            return self._table(match, held), tuple(held.game.steps())
+
     def record(self, match: Match, read_lines: ReadLines) -> str:
         """The match's table record, as of its row."""
         with self._holding(match, read_lines) as held:

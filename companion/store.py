@@ -25,6 +25,7 @@ from werkzeug.exceptions import NotFound
 from companion import statements
 from companion.access import Phone, Role
 from companion.games import GameCache, Logged
+from companion.log import MatchLog, by_hand
 from companion.matches import Match, Table
 from companion.models import new_match_id, new_token, now
 from engine import (
@@ -153,6 +154,11 @@ class Store:
         if match.made_on(version, last):
             return Unchanged()
         return Changed(self.games.table(match, self._read_lines))
+
+    def log(self, match_id: str, phone: Phone) -> MatchLog:
+        """The match's whole log in sentences, hand by hand (see companion.log)."""
+        table, steps = self.games.steps(self.match(match_id, phone), self._read_lines)
+        return MatchLog(table.match, by_hand(steps), whose_turn(table.state))
 
     def export(self, match_id: str, phone: Phone) -> tuple[Match, str]:
         """The match and its table record."""

@@ -18,9 +18,9 @@ CSP = (
 
 def register(app: Flask) -> None:
     from companion.access import NotAllowed, forbidden_page
-    from companion.views import main, rules, scores, share, table, transfer
+    from companion.views import log, main, rules, scores, share, table, transfer
 
-    for module in (main, table, scores, rules, transfer, share):
+    for module in (main, table, scores, rules, transfer, share, log):
         app.register_blueprint(module.bp)
 
     app.register_error_handler(NotAllowed, forbidden_page)
