@@ -101,3 +101,11 @@ def test_the_scoreboard_with_six_long_names(phone: Page, server: str) -> None:
     phone.goto(phone.url + "/scores")
     expect(phone.locator("table.hands")).to_be_visible()
     looks_right(phone, "scoreboard-six")
+
+
+def test_share_on_the_servers_own_address_warns(phone: Page, server: str) -> None:
+    """The test server is opened at 127.0.0.1: links other phones can't open."""
+    match_id = new_match(phone, server, ["Ann", "Bob", "Cy"])
+    phone.goto(f"{server}/m/{match_id}/share")
+    expect(phone.locator(".loopback")).to_contain_text("Other phones can't open these links.")
+    looks_right(phone, "share-loopback")
