@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from sqlalchemy import event
@@ -43,6 +44,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("COMPANION")
     if config:
         app.config.update(config)
+    # Where share links and QR codes point (COMPANION_PUBLIC_URL): checked now, not
+    # when the first link is shared.
+    app.config["PUBLIC_URL"] = public_url(app.config.get("PUBLIC_URL"))
     if app.config.get("BEHIND_PROXY"):
         # Behind a TLS-terminating proxy: trust its X-Forwarded-* (scheme, host, client).
         from werkzeug.middleware.proxy_fix import ProxyFix
@@ -120,6 +124,28 @@ def _sqlite_pragmas(connection: Any, record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def public_url(value: object) -> str | None:
+    """The app's address as other phones open it (its root, without the final "/"),
+    or None to build links from each request's own address."""
+    if value is None or value == "":
+        return None
+    parts = urlsplit(value) if isinstance(value, str) else None
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+    ):
+        raise ValueError(
+            "COMPANION_PUBLIC_URL must be the address other phones open the app at: an "
+            "absolute http:// or https:// URL such as https://nomercy.example.org (a path "
+            f"after it is fine), without ?query or #fragment. It is {value!r}."
+        )
+    return str(value).rstrip("/")
 
 
 def database_url(instance: Path) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -14,7 +14,6 @@ from wtforms import (
     HiddenField,
     IntegerField,
     RadioField,
-    SelectField,
     StringField,
     TextAreaField,
 )
@@ -65,8 +64,10 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
         min_entries=MAX_PLAYERS,
         max_entries=MAX_PLAYERS,
     )
-    dealer = SelectField(
-        "Dealer",
+    # A radio beside each name row ("1".."6"); "last", what a form with none ticked
+    # posts, is the last name listed.
+    dealer = RadioField(
+        "Deals",
         choices=options([("last", "The last player listed")])
         + options((str(i), f"Player {i}") for i in range(1, MAX_PLAYERS + 1)),
         default="last",
@@ -138,10 +139,10 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
             if problem is not None:
                 refuse(entry, problem)
                 ok = False
-        seats = [str(i) for i in range(1, MAX_PLAYERS + 1)]
-        # A value the select does not offer was already refused by its own check.
-        if self.dealer.data in seats and int(self.dealer.data) > max(len(names), 1):
-            refuse(self.dealer, f"There are only {len(names)} players.")
+        row = self.dealer_row()
+        # A value no radio offers was already refused by the field's own check.
+        if row is not None and not self.names()[row - 1]:
+            refuse(self.dealer, "The dealer's row has no name.")
             ok = False
         if self.mercy_on.data and self.mercy.data is None:
             refuse(self.mercy, "Give the Mercy limit, or switch the Mercy rule off.")
@@ -160,9 +161,20 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
             scoring=self.scoring.data,
         )
 
+    def dealer_row(self) -> int | None:
+        """The row (1 to 6) whose radio is ticked: the one chosen, else the last row
+        with a name (the default, as far as the page knows the names yet)."""
+        if self.dealer.data == "last":
+            filled = [row for row, name in enumerate(self.names(), start=1) if name]
+            return filled[-1] if filled else None
+        rows = [str(i) for i in range(1, MAX_PLAYERS + 1)]
+        return int(self.dealer.data) if self.dealer.data in rows else None
+
     def dealer_name(self) -> str:
-        names = [name for name in self.names() if name]
-        return names[-1] if self.dealer.data == "last" else names[int(self.dealer.data) - 1]
+        """Once valid: the name typed in the dealer's row."""
+        row = self.dealer_row()
+        assert row is not None
+        return self.names()[row - 1]
 
 
 def refuse(field: Field, message: str) -> None:
@@ -266,6 +278,13 @@ def rule_fields(rules: HouseRules) -> dict[str, str | None]:
         "target": str(rules.target),
         "scoring": rules.scoring,
     }
+
+
+def dealer_field(players: Sequence[str], dealer: str) -> str:
+    """The new-match form's `dealer` value for `dealer` when `players` fill the rows
+    from the top, as a browser posts it. The inverse of `NewMatchForm.dealer_name`."""
+    folded = [" ".join(name.split()).casefold() for name in players]
+    return str(folded.index(" ".join(dealer.split()).casefold()) + 1)
 
 
 def line_fields(line: Line) -> tuple[str, dict[str, str]]:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from companion import access
@@ -28,6 +36,16 @@ def home() -> str:
     playing = [m for m in matches if m.status != "match_over"]
     finished = [m for m in matches if m.status == "match_over"]
     return render_template("home.html", playing=playing, finished=finished)
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for /favicon.ico whatever the page links to (icons: static/,
+    drawn by scripts/make_icons.py)."""
+    assert current_app.static_folder is not None
+    return send_from_directory(
+        current_app.static_folder, "favicon.ico", mimetype="image/x-icon", max_age=86400
+    )
 
 
 @bp.route("/new", methods=["GET", "POST"])

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import markdown
 from flask import Blueprint, render_template, request
@@ -12,7 +14,7 @@ from markupsafe import Markup
 from wtforms import Form, IntegerField, SelectField
 from wtforms.validators import NumberRange, Optional
 
-from companion import ROOT
+from companion import ROOT, access
 from companion.forms import options
 from engine import ALL_CARDS, OPTIONS, Card, Color, EngineError, HouseRules
 from engine.desk import Ruling, position, rule_on
@@ -29,13 +31,45 @@ def _anchor(value: str, separator: str) -> str:
     return found.group(1) if found else str(slugify(value, separator))
 
 
-@lru_cache(maxsize=1)
-def rules_html() -> Markup:
-    text = RULES_FILE.read_text(encoding="utf-8")
-    html = markdown.markdown(
-        text, extensions=["tables", "toc"], extension_configs={"toc": {"slugify": _anchor}}
+@dataclass(frozen=True)
+class Section:
+    """A heading of the rules page, for its contents list."""
+
+    anchor: str
+    title: str  # without its "[rule-id]": the list shows the words
+    subsections: tuple[Section, ...] = ()
+
+
+def _sections(tokens: list[dict[str, Any]]) -> tuple[Section, ...]:
+    return tuple(
+        Section(t["id"], RULE_ID.sub("", t["name"]).strip(), _sections(t["children"]))
+        for t in tokens
     )
-    return Markup(html)
+
+
+@lru_cache(maxsize=1)
+def rules_html() -> tuple[Markup, tuple[Section, ...]]:
+    """The page's HTML, and its sections below the title (the document's one h1)."""
+    md = markdown.Markdown(
+        extensions=["tables", "toc"], extension_configs={"toc": {"slugify": _anchor}}
+    )
+    html = md.convert(RULES_FILE.read_text(encoding="utf-8"))
+    sections = _sections(md.toc_tokens)  # type: ignore[attr-defined]
+    while len(sections) == 1 and sections[0].subsections:
+        sections = sections[0].subsections
+    return Markup(html), sections
+
+
+# The shape of a match id (models.new_match_id): anything else is not a table.
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def table_to_return_to(value: str | None) -> str | None:
+    """The match of `/rules?table=<id>`, when this phone has it (a link back would
+    otherwise only lead to a refusal); never the text as given, unchecked."""
+    if value and MATCH_ID.fullmatch(value) and value in access.this_phone().match_ids():
+        return value
+    return None
 
 
 CARD_CHOICES = options((str(c), c.name) for c in ALL_CARDS)
@@ -73,7 +107,8 @@ def page() -> str:
     form = DeskForm(request.args)
     ruling: Ruling | None = None
     problem: str | None = None
-    if request.args and form.validate():
+    asked = any(field.name in request.args for field in form)  # not just ?table=
+    if asked and form.validate():
         try:
             state = position(
                 Card.parse(form.top.data),
@@ -84,11 +119,14 @@ def page() -> str:
             ruling = rule_on(Card.parse(form.card.data), state)
         except EngineError as error:
             problem = error.message
-    elif request.args:
+    elif asked:
         problem = "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items())
+    html, sections = rules_html()
     return render_template(
         "rules.html",
-        rules=rules_html(),
+        rules=html,
+        sections=sections,
+        table=table_to_return_to(request.args.get("table")),
         options=OPTIONS,
         form=form,
         ruling=ruling,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from flask import Blueprint, render_template
@@ -18,7 +19,26 @@ bp = Blueprint("scores", __name__, url_prefix="/m")
 CHART_W, CHART_H, PAD = 320, 180, 28
 # Dark enough for text on white (4.5:1), told apart by markers too, not colour alone.
 PALETTE = ("#b91c1c", "#1d4ed8", "#15803d", "#7e22ce", "#c2410c", "#0e7490")
-MARKERS = ("●", "■", "▲", "◆", "★", "✚")
+
+
+def _star(points: int = 5, outer: float = 1.15, inner: float = 0.5) -> str:
+    corners = []
+    for k in range(2 * points):
+        r, a = (outer if k % 2 == 0 else inner), math.pi * k / points - math.pi / 2
+        corners.append(f"{r * math.cos(a):.2f},{r * math.sin(a):.2f}")
+    return "M" + " L".join(corners) + "Z"
+
+
+# Each player's marker: SVG path data in a box from -1 to 1 around the point, drawn
+# (not a character: a phone may lack the font), the same shape in the chart and key.
+MARKERS = (
+    ("circle", "M-1,0 A1,1 0 1,0 1,0 A1,1 0 1,0 -1,0Z"),
+    ("square", "M-0.85,-0.85 H0.85 V0.85 H-0.85Z"),
+    ("triangle", "M0,-1.1 L1.05,0.85 H-1.05Z"),
+    ("diamond", "M0,-1.15 L1.15,0 L0,1.15 L-1.15,0Z"),
+    ("star", _star()),
+    ("cross", "M-0.35,-1.1 H0.35 V-0.35 H1.1 V0.35 H0.35 V1.1 H-0.35 V0.35 H-1.1 V-0.35 H-0.35Z"),
+)
 
 
 @bp.post("/<match_id>/reveal")
@@ -41,7 +61,8 @@ def reveal(match_id: str) -> Response | tuple[str, int]:
 class Line:
     name: str
     color: str
-    marker: str
+    marker: str  # the shape's name, for a test or a class
+    shape: str  # its SVG path data (MARKERS)
     points: str  # SVG polyline points
     last: tuple[float, float]
 
@@ -65,7 +86,7 @@ def chart(state: State) -> tuple[list[Line], list[tuple[float, str]], float | No
             Line(
                 name,
                 PALETTE[i],
-                MARKERS[i],
+                *MARKERS[i],
                 " ".join(f"{x:.1f},{y:.1f}" for x, y in pts),
                 pts[-1],
             )
@@ -75,6 +96,17 @@ def chart(state: State) -> tuple[list[Line], list[tuple[float, str]], float | No
     return lines, ticks, target_y
 
 
+def short_names(names: list[str], shortest: int = 3, longest: int = 5) -> list[str]:
+    """Column heads that fit six to a phone's width: the names cut to the fewest
+    letters (`shortest` to `longest`) that still tell the players apart, else cut
+    to `shortest` letters and numbered by seat."""
+    for size in range(shortest, longest + 1):
+        heads = [name[:size].strip() for name in names]
+        if len({head.casefold() for head in heads}) == len(heads):
+            return heads
+    return [f"{name[:shortest].strip()}{seat}" for seat, name in enumerate(names, start=1)]
+
+
 @bp.get("/<match_id>/scores")
 def board(match_id: str) -> str:
     table = current_store().table(match_id, this_phone())
@@ -82,6 +114,7 @@ def board(match_id: str) -> str:
     lines, ticks, target_y = chart(state)
     target = state.rules.target
     ranking = state.ranking()
+    heads = short_names(list(state.players))
     return render_template(
         "scoreboard.html",
         match=table.match,
@@ -91,6 +124,8 @@ def board(match_id: str) -> str:
         target=target,
         target_y=target_y,
         ranking=ranking,
+        heads=heads,
+        key=[(head, name) for head, name in zip(heads, state.players, strict=True) if head != name],
         width=CHART_W,
         height=CHART_H,
         pad=PAD,

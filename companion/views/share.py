@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
+
 import segno
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -11,6 +14,30 @@ from companion import access
 from companion.store import current_store
 
 bp = Blueprint("share", __name__)
+
+
+def link_base() -> str:
+    """Where share links start: the configured public address (COMPANION_PUBLIC_URL),
+    else the address this phone opened the app at."""
+    public: str | None = current_app.config.get("PUBLIC_URL")
+    return public or request.url_root.rstrip("/")
+
+
+def share_url(endpoint: str, token: str) -> str:
+    """The absolute link to `endpoint` from `link_base()` (the app's root there)."""
+    path = url_for(endpoint, token=token).removeprefix(request.script_root)
+    return link_base() + path
+
+
+def is_loopback(url: str) -> bool:
+    """An address that means "this very machine" on any device that opens it."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def qr_svg(url: str) -> Markup:
@@ -30,14 +57,14 @@ def panel(match_id: str) -> str:
             (
                 "Editor link",
                 "Records plays, undoes, scores. Give it to whoever enters plays.",
-                url_for("share.join", token=match.editor_token, _external=True),
+                share_url("share.join", token=match.editor_token),
             )
         )
     links.append(
         (
             "Viewer link",
             "Sees the table live; can't record anything.",
-            url_for("share.watch", token=match.viewer_token, _external=True),
+            share_url("share.watch", token=match.viewer_token),
         )
     )
     return render_template(
@@ -45,6 +72,8 @@ def panel(match_id: str) -> str:
         match=match,
         links=[(title, help, url, qr_svg(url)) for title, help, url in links],
         editor=editor,
+        base=link_base(),
+        loopback=is_loopback(link_base()),
     )
 
 

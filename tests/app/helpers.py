@@ -27,7 +27,7 @@ from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
 from companion.access import Phone
-from companion.forms import line_fields, rule_fields
+from companion.forms import dealer_field, line_fields, rule_fields
 from companion.matches import Match
 from companion.models import LINES, MATCHES
 from companion.store import current_store
@@ -602,8 +602,7 @@ class Tabletop:
             _, body = lines.pop(0)
             value = body.partition(":")[2]
             if header_key(body) == "dealer":
-                seat = [n.lower() for n in names].index(" ".join(value.split()).lower())
-                fields["dealer"] = str(seat + 1)
+                fields["dealer"] = dealer_field(names, value)
             else:
                 fields |= rule_fields(HouseRules.parse(value))
         match_id = self.create(names, **fields)

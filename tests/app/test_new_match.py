@@ -16,12 +16,12 @@ def test_the_form_offers_six_seats_and_the_official_rules(tabletop: Tabletop) ->
     (form,) = page.forms("/new")
     values = form.values()
     assert [values.get(f"players-{i}") for i in range(7)] == [""] * 6 + [None]
-    assert values["dealer"] == "last"
+    assert "dealer" not in values  # no row ticked yet: the last name listed deals
     assert values["mode"] == "referee"
     official = rule_fields(HouseRules())
     assert {k: values.get(k) for k in official} == official  # unticked boxes send nothing
-    options = [o["value"] for o in page.doc.one("select", name="dealer").find_all("option")]
-    assert options == ["last", "1", "2", "3", "4", "5", "6"]
+    radios = [r["value"] for r in page.doc.find_all("input", type="radio", name="dealer")]
+    assert radios == ["1", "2", "3", "4", "5", "6"]  # one beside each name row
 
 
 def test_a_new_match_goes_to_its_table(tabletop: Tabletop, app: Flask) -> None:
@@ -105,8 +105,8 @@ def error_beside(page: Page, field_id: str) -> str:
         (["Ann", "Bo:b"], {}, "players-1", "can't contain"),
         (["Ann", "Bo,b"], {}, "players-1", "can't contain"),
         (["Ann", "Bo#b"], {}, "players-1", "can't contain"),
-        (["Ann", "Bob", "Cy"], {"dealer": "4"}, "dealer", "only 3 players"),
-        (["Ann", "Bob"], {"dealer": "6"}, "dealer", "only 2 players"),
+        (["Ann", "Bob", "Cy"], {"dealer": "4"}, "dealer-4", "The dealer's row has no name."),
+        (["Ann", "Bob"], {"dealer": "6"}, "dealer-6", "The dealer's row has no name."),
         (["Ann", "Bob"], {"mercy": ""}, "mercy", "Mercy limit"),
         (["Ann", "Bob"], {"mercy": "7"}, "mercy", "From 8 to 100"),
         (["Ann", "Bob"], {"mercy": "101"}, "mercy", "From 8 to 100"),

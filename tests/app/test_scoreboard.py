@@ -44,7 +44,8 @@ def test_totals_hands_and_chart(tabletop: Tabletop, started: str) -> None:
     assert "880 to go" in totals(page)[0]
     rows = page.doc.one("table", cls="hands").one("tbody").find_all("tr")
     cells = [[c.text for c in row.children if not isinstance(c, str)] for row in rows]
-    assert cells == [["1", "Ann", "55", "", ""], ["2", "Bob", "", "120", ""]]
+    # The winner's cell says so (a drawn trophy, and words for a screen reader).
+    assert cells == [["1", "won, 55", "", ""], ["2", "", "won, 120", ""]]
     svg = page.doc.one("svg")
     lines = svg.find_all("polyline")
     assert len(lines) == 3
