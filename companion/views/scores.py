@@ -11,7 +11,7 @@ from companion.access import this_phone
 from companion.forms import RevealForm
 from companion.store import current_store
 from companion.views.respond import answer, render_table
-from engine import NotationError, State
+from engine import ALL_CARDS, Card, Color, NotationError, State
 
 bp = Blueprint("scores", __name__, url_prefix="/m")
 
@@ -19,6 +19,13 @@ CHART_W, CHART_H, PAD = 320, 180, 28
 # Dark enough for text on white (4.5:1), told apart by markers too, not colour alone.
 PALETTE = ("#b91c1c", "#1d4ed8", "#15803d", "#7e22ce", "#c2410c", "#0e7490")
 MARKERS = ("●", "■", "▲", "◆", "★", "✚")
+
+# The reveal keyboard's tabs: (letter, title, the kinds of card on it), as the engine
+# lists them; wild cards' codes start with W, the letter their tab shows.
+REVEAL_TABS: list[tuple[str, str, list[Card]]] = [
+    (c.value, c.title, [card for card in ALL_CARDS if card.color is c]) for c in Color
+] + [("W", "Wild", [card for card in ALL_CARDS if card.wild])]
+bp.record_once(lambda setup: setup.app.jinja_env.globals.update(reveal_tabs=REVEAL_TABS))
 
 
 @bp.post("/<match_id>/reveal")
