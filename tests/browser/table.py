@@ -109,3 +109,28 @@ class Table:
         self._then_new_version(
             lambda: form.get_by_role("button", name=f"Record {name}'s cards").click()
         )
+
+    # ------------------------------------------------------------ revealing by tapping
+
+    def choose_loser(self, name: str) -> None:
+        """Tap the loser's name chip (there is none when only one loser is left)."""
+        chips = self.page.locator(".reveal-chips")
+        if chips.count() and chips.is_visible():
+            chips.get_by_role("button", name=name, exact=True).click()
+        expect(self.page.locator("form.reveal:visible h3")).to_contain_text(f"{name} reveals")
+
+    def collect(self, name: str, *card_names: str) -> None:
+        """Tap these cards (like "Red 5", "Wild Draw 6") into the loser's collected row."""
+        self.choose_loser(name)
+        keys = self.page.locator(".reveal-keys")
+        for card in card_names:
+            title = "Wild" if card.startswith("Wild") else card.split()[0]
+            keys.locator(".reveal-tab", has_text=title).click()
+            keys.locator(f'.reveal-key[aria-label="{card}"]').click()
+
+    def reveal_by_tapping(self, name: str, *card_names: str) -> None:
+        """Tap the loser's cards on the reveal keyboard, then record them."""
+        self.collect(name, *card_names)
+        self._then_new_version(
+            lambda: self.page.get_by_role("button", name=f"Record {name}'s cards").click()
+        )
