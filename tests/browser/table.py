@@ -83,19 +83,40 @@ class Table:
         expect(alert).to_be_visible()
         return alert.inner_text()
 
+    def step_to(self, field: str, value: int) -> None:
+        """Tap a stepper's +5, + and - until its field (`#id`) shows `value`."""
+        box = self.page.locator(f"{field}").locator("xpath=..")
+        field_ = self.page.locator(field)
+        while (now := int(field_.input_value() or 0)) != value:
+            if value - now >= 5 and box.get_by_label("Five more").count():
+                box.get_by_label("Five more").click()
+            elif value > now:
+                box.get_by_label("One more").click()
+            else:
+                box.get_by_label("One fewer").click()
+
     def roulette(self, color: str, count: int) -> None:
-        self.page.fill("#roulette-count", str(count))
-        self.button(color)
+        """The colour named, then the cards turned up, then record."""
+        self.page.locator("form.roulette label", has_text=color).click()
+        self.step_to("#roulette-count", count)
+        self.button("Record the roulette")
 
     def discard_all(self, card_name: str, more: int) -> None:
         self.pick(card_name)
-        self.page.fill("#discard-count", str(more))
+        self.step_to("#discard-count", more)
         self.button(f"Play {card_name}")
 
     def correct(self, name: str, count: int) -> None:
         self.page.locator(f'a[title="Correct {name}\'s count"]').click()
-        self.page.fill("#fix-count", f"has {count}")
+        expect(self.page.locator("#fix-count")).to_be_visible()
+        self.step_to("#fix-count", count)
         self.button("Correct the count")
+
+    def catch(self, caught: str, catcher: str) -> None:
+        """Tap "Caught!" beside the player with one card, then who caught them."""
+        self.page.get_by_role("link", name=f"Caught {caught} without UNO").click()
+        expect(self.page.locator(".follow-up")).to_contain_text(f"Who caught {caught}")
+        self.button(catcher)
 
     def undo(self) -> str:
         button = self.page.locator(".undo-bar button")
