@@ -93,7 +93,6 @@ class Notice:
 EVENT_KINDS = {
     KnockedOut: "warning",
     UnoWindow: "warning",
-    HandWon: "celebration",
     HandScored: "celebration",
     MatchWon: "celebration",
 }
@@ -191,13 +190,14 @@ class TableView:
 
     @property
     def notices(self) -> list[Notice]:
-        """What the last line caused by itself; a UNO window is not told twice (its
-        buttons say it)."""
+        """What the last line caused by itself, but what the screen says anyway: a UNO
+        window (its buttons) and who won the hand (the heading)."""
         callers = self.legal.uno_callers
         return [
             Notice(EVENT_KINDS.get(type(event), "info"), str(event))
             for event in self.state.events
             if not (isinstance(event, UnoWindow) and event.player in callers)
+            and not isinstance(event, HandWon)
         ]
 
     @property

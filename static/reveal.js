@@ -24,7 +24,7 @@
         points: Number(key.dataset.points),
         css: key.className.replace("reveal-key", "").trim(),
         letter: key.querySelector("b").textContent,
-        face: key.querySelector("i").textContent
+        face: key.querySelector(".face")  // drawn as on the key: an icon and/or text
       };
     });
 
@@ -47,8 +47,8 @@
         b.setAttribute("aria-label", "Remove " + (card ? card.name : code));
         var letter = document.createElement("b");
         letter.textContent = card ? card.letter : "?";
-        var face = document.createElement("i");
-        face.textContent = card ? card.face : code;
+        var face = card ? card.face.cloneNode(true) : document.createElement("i");
+        if (!card) { face.textContent = code; }
         b.appendChild(letter); b.appendChild(face);
         row.appendChild(b);
         total += card ? card.points : 0;
@@ -95,7 +95,9 @@
       if (kept && kept.codes[player] && !input.value) { input.value = kept.codes[player]; }
       if (kept && kept.points[player] && !points.value) { points.value = kept.points[player]; }
       form.querySelector(".reveal-got").hidden = false;
-      form.appendChild(form.querySelector(".reveal-codes"));  // typing codes: the fallback, last
+      var typed = form.querySelector(".reveal-codes");
+      form.appendChild(typed);  // typing codes: the fallback, last, folded
+      typed.open = false;
       input.addEventListener("input", function () { draw(form); });
       form.querySelector("[data-reveal-row]").addEventListener("click", function (e) {
         var got = e.target.closest("button.got");

@@ -34,6 +34,16 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}  # what the table must fit, unscrolled
+# Six players with 20-character names: the most a table holds, the longest names typed.
+SIX_LONG_NAMES = [
+    "Annabelle Fitzgerald",
+    "Bartholomew Kingsley",
+    "Cornelia Whitmoreton",
+    "Desmond Featherstone",
+    "Evangeline Hargreave",
+    "Florentina Blackwood",
+]
 DESKTOP = {"width": 1280, "height": 800}
 
 
@@ -130,6 +140,20 @@ def page(context: BrowserContext, server: str) -> Page:
     page.base_url = server  # type: ignore[attr-defined]
     page.js_errors = errors  # type: ignore[attr-defined]
     return page
+
+
+@pytest.fixture
+def small_phone(browser: Browser, server: str) -> Iterator[Page]:
+    """A page on a small phone held in one hand (360x640, touch), its errors collected."""
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.base_url = server  # type: ignore[attr-defined]
+    page.js_errors = errors  # type: ignore[attr-defined]
+    yield page
+    context.close()
 
 
 def shot(page: Page, name: str, viewport: str) -> None:

@@ -40,7 +40,7 @@ class Table:
         expect(self.page.locator("h1.turn")).to_have_text(text)
 
     def count(self, name: str) -> str:
-        return self.page.locator(".seat", has_text=name).locator(".count").inner_text()
+        return self.page.locator(".seat", has_text=name).locator(".count").text_content() or ""
 
     # ------------------------------------------------------------ acting
 
@@ -126,6 +126,9 @@ class Table:
 
     def reveal(self, name: str, cards: str) -> None:
         form = self.page.locator("form.reveal", has_text=f"{name} reveals")
+        typed = form.locator("details.reveal-codes")
+        if typed.get_attribute("open") is None:  # folded away by the keyboard's script
+            typed.locator("summary").click()
         form.locator('input[name="cards"]').fill(cards)
         self._then_new_version(
             lambda: form.get_by_role("button", name=f"Record {name}'s cards").click()

@@ -4,25 +4,16 @@ cards tapped in on the reveal keyboard, a refused reveal that keeps them, the ha
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from .conftest import shot
+from .conftest import SIX_LONG_NAMES, shot
 from .table import Table
 
-SMALL_PHONE = {"width": 360, "height": 640}
-NAMES = [
-    "Annabelle Fitzgerald",
-    "Bartholomew Kingsley",
-    "Cornelia Whitmoreton",
-    "Desmond Featherstone",
-    "Evangeline Hargreave",
-    "Florentina Blackwood",
-]
+NAMES = SIX_LONG_NAMES
 ANN, BART, CORA = NAMES[:3]
 # Ann wins hand 1 with her last card; Bart holds 3 cards, the others 7.
 RECORD = f"""players: {", ".join(NAMES)}
@@ -48,15 +39,8 @@ PANEL_HEIGHT = """() => {
 
 
 @pytest.fixture
-def phone(browser: Browser, server: str) -> Iterator[Page]:
-    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.js_errors = errors  # type: ignore[attr-defined]
-    yield page
-    context.close()
+def phone(small_phone: Page) -> Page:
+    return small_phone
 
 
 def looks_right(page: Page, screen: str) -> list[str]:

@@ -1,0 +1,186 @@
+"""The table in one hand: on a small phone (360x640) with six 20-character names, what
+the table waits for is on screen unscrolled, and Back, forward and reload never record."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from .conftest import SIX_LONG_NAMES, shot
+from .table import Table
+
+ANN, BART, CORA = SIX_LONG_NAMES[:3]
+HEADER = f"players: {', '.join(SIX_LONG_NAMES)}\nstart: R5\n"
+# Each situation as a record to import, and what must be on screen in it.
+SITUATIONS = {
+    "play": HEADER,
+    "stack": HEADER + f"{ANN}: R+2\n",
+    "roulette": HEADER + f"{ANN}: WCR\n",
+    "uno-window": HEADER + f"{ANN}: has 2\n{ANN}: R3\n",
+    "reveal": HEADER + f"{BART}: has 3\n{ANN}: has 1\n{ANN}: R3\n",
+}
+# Every control of the table's actions and its dock (the menu only once opened), but the
+# last plays below, which are read, not tapped: where each one is, and whether it shows.
+CONTROLS = """() => [...document.querySelectorAll(
+    '#table .actions :is(a, button, input, label.button), #table .dock :is(a, button, summary)')]
+  .filter(el => el.type !== 'hidden' && el.checkVisibility())
+  .map(el => {
+    const box = el.getBoundingClientRect();
+    const name = el.getAttribute('aria-label') || el.innerText.trim() || el.name || el.id;
+    return {name: name.slice(0, 40), top: box.top, bottom: box.bottom,
+            left: box.left, right: box.right};
+  })"""
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def import_record(page: Page, text: str) -> str:
+    """The record imported through the import page; the table's URL."""
+    page.goto(page.base_url + "/import")  # type: ignore[attr-defined]
+    page.fill("#text", text)
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url(re.compile(r"/m/[^/]+$"))
+    return page.url
+
+
+def off_screen(page: Page) -> list[str]:
+    """The table's controls not wholly inside the viewport, as it is, unscrolled."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
+    assert page.evaluate("window.scrollY") == 0
+    return [
+        f"{c['name']!r} at y={c['top']:.0f}-{c['bottom']:.0f} x={c['left']:.0f}-{c['right']:.0f}"
+        for c in page.evaluate(CONTROLS)
+        if c["top"] < 0 or c["left"] < 0 or c["bottom"] > height or c["right"] > width
+    ]
+
+
+def axe_problems(page: Page, screen: str) -> list[str]:
+    problems = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        for v in Axe().run(page).response["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                problems.append(f"{screen} ({scheme}): axe {v['id']}: {v['help']}")
+        shot(page, f"one-hand-{screen}", "phone" if scheme == "light" else "phone-dark")
+    page.emulate_media(color_scheme="light")
+    return problems
+
+
+@pytest.mark.parametrize("situation", SITUATIONS)
+def test_what_the_table_waits_for_is_on_screen(small_phone: Page, situation: str) -> None:
+    page = small_phone
+    import_record(page, SITUATIONS[situation])
+    waiting_for = {
+        "play": page.locator(".keys").get_by_label("Red 4", exact=True),
+        "stack": page.get_by_role("button", name="Take 2"),
+        "roulette": page.get_by_role("button", name="Record the roulette"),
+        "uno-window": page.get_by_role("button", name=f"{ANN} called UNO"),
+        "reveal": page.get_by_role("button", name=f"Record {BART}'s cards"),
+    }[situation]
+    expect(waiting_for).to_be_visible()
+    if situation == "stack":  # only the cards that answer it, beside Take 2
+        keys = page.locator(".keys .key")
+        labels = [keys.nth(i).get_attribute("aria-label") for i in range(keys.count())]
+        assert labels and all(("Draw" in k or "Roulette" in k) for k in labels if k), labels
+    problems = axe_problems(page, situation) + off_screen(page)
+    assert page.evaluate(SIDEWAYS) <= 0
+    assert problems == []
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_question_fits_too(small_phone: Page) -> None:
+    page = small_phone
+    t = Table(page, page.base_url)  # type: ignore[attr-defined]
+    import_record(page, SITUATIONS["play"])
+    t.pick("Wild Draw 6")
+    expect(page.get_by_role("button", name="Blue (B)")).to_be_visible()
+    assert off_screen(page) == []
+    assert axe_problems(page, "question") == []
+    page.locator(QUESTIONS["correction"][0]).click()
+    expect(page.locator("#fix-count")).to_have_value("7")
+    assert off_screen(page) == []
+    assert axe_problems(page, "correction") == []
+
+
+# ---------------------------------------------------------------- history
+
+
+def logged(page: Page, table_url: str) -> str:
+    return page.request.get(table_url + "/record.txt").text()
+
+
+QUESTIONS = {  # each follow-up: the link that opens it, and the button that answers it
+    "colour": ('.keys a[aria-label="Wild Draw 6"]', "Green (G)"),
+    "swap": ('.keys a[aria-label="Red 7"]', CORA),
+    "discard": ('.keys a[aria-label="Red Discard All"]', "Play Red Discard All"),
+    "catch": (f'a[aria-label="Caught {ANN} without UNO"]', BART),
+    "correction": (f'a[title="Correct {CORA}\'s count"]', "Correct the count"),
+}
+OPEN = "#table form.follow-up, #fix-count"
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_back_forward_and_reload_never_record(small_phone: Page, question: str) -> None:
+    """The Back bug: Dee played Wild +10 and chose Blue; Back showed "Which colour does
+    Ann name?" above the current table, and one tap recorded `Ann: W+10 G`."""
+    page = small_phone
+    t = Table(page, page.base_url)  # type: ignore[attr-defined]
+    record = SITUATIONS["uno-window" if question == "catch" else "play"]
+    url = import_record(page, record)
+    page.goto(page.base_url + "/")  # type: ignore[attr-defined]
+    page.goto(url)
+    entries = page.evaluate("history.length")
+    link, answer = QUESTIONS[question]
+
+    # Asked and answered on the table: no history entry; the address stays the table's.
+    page.locator(link).click()
+    expect(page.locator(OPEN)).to_be_visible()
+    assert (page.evaluate("history.length"), page.url) == (entries, url)
+    t.button(answer)
+    assert (page.evaluate("history.length"), page.url) == (entries, url)
+    record = logged(page, url)
+
+    # Back leaves the table (none of its questions is in the history); forward and
+    # reload show the table as it is, no question open, nothing recorded.
+    page.go_back()
+    assert page.url != url and page.locator("#table").count() == 0
+    page.go_forward()
+    expect(page.locator("#table")).to_be_visible()
+    assert page.url == url and page.locator(OPEN).count() == 0
+    page.reload()
+    expect(page.locator("#table")).to_be_visible()
+    assert page.locator(OPEN).count() == 0
+    assert logged(page, url) == record
+
+
+@pytest.mark.parametrize("question", ["colour", "correction"])
+def test_a_question_in_the_history_is_closed_once_answered(
+    small_phone: Page, question: str
+) -> None:
+    """Opened by a real navigation (as without JavaScript), a question is in the history:
+    Back and forward bring it back after it was answered; it never records again."""
+    page = small_phone
+    t = Table(page, page.base_url)  # type: ignore[attr-defined]
+    url = import_record(page, SITUATIONS["play"])
+    link, answer = QUESTIONS[question]
+    page.goto(page.base_url + (page.locator(link).get_attribute("href") or ""))  # type: ignore[attr-defined]
+    expect(page.locator(OPEN)).to_be_visible()
+    t.button(answer)
+    record, version = logged(page, url), str(t.version)
+
+    for move in (page.go_back, page.go_forward, page.reload):
+        move()
+        expect(page.locator("#table")).to_be_visible()
+        button = page.get_by_role("button", name=answer, exact=True)
+        if button.count() and button.is_visible():  # a page the browser kept: tap it
+            button.click()
+        # The table as it is now (the poller, or the answer to that tap, brings it).
+        expect(page.locator("#table")).to_have_attribute("data-version", version)
+        assert logged(page, url) == record
+    # Shown afresh, the question's address says the table moved on, and asks nothing.
+    page.goto(page.url)
+    expect(page.locator(".alert.notice")).to_contain_text("moved on since that question")
+    assert page.locator(OPEN).count() == 0
+    assert page.js_errors == []  # type: ignore[attr-defined]
