@@ -74,7 +74,7 @@ def test_out_of_turn_is_refused_with_the_rule(tabletop: Tabletop, started: str) 
 def test_a_pending_stack_shows_the_banner_and_take(tabletop: Tabletop, started: str) -> None:
     page = tabletop.play_lines(started, "Ann: R+2", "Bob: R+4")
     banner = page.doc.one(cls="banner")
-    assert "+6 pending" in banner.text and "Cy" in banner.text
+    assert "+6 pending: stacks +4 or more, or takes 6" in banner.text
     assert page.turn == "Cy"
     assert "take" in line_buttons(page)
     assert "Take 6" in page.doc.one(cls="take").text
@@ -130,7 +130,8 @@ def test_a_discard_all_asks_how_many(tabletop: Tabletop, started: str) -> None:
 
 def test_the_roulette_panel(tabletop: Tabletop, started: str) -> None:
     page = tabletop.play_lines(started, "Ann: WCR")
-    assert "Colour Roulette: Bob names a colour" in page.doc.one(cls="banner").text
+    assert "Colour Roulette: names a colour" in page.doc.one(cls="banner").text
+    assert page.turn == "Bob"
     # The colour first (nothing is recorded by naming it), then the count, then record.
     colours = page.doc.one("form", cls="roulette").find_all("input", type="radio")
     assert [c["value"] for c in colours] == [f"roulette {c}" for c in "RYGB"]

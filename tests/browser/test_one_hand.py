@@ -31,7 +31,7 @@ CONTROLS = """() => [...document.querySelectorAll(
     const box = el.getBoundingClientRect();
     const name = el.getAttribute('aria-label') || el.innerText.trim() || el.name || el.id;
     return {name: name.slice(0, 40), top: box.top, bottom: box.bottom,
-            left: box.left, right: box.right};
+            left: box.left, right: box.right, dock: !!el.closest('.dock')};
   })"""
 SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
@@ -46,13 +46,18 @@ def import_record(page: Page, text: str) -> str:
 
 
 def off_screen(page: Page) -> list[str]:
-    """The table's controls not wholly inside the viewport, as it is, unscrolled."""
-    width, height = page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
+    """The table's controls not wholly inside the viewport, as it is, unscrolled: above
+    the dock fixed at its bottom (the dock's own controls: inside the viewport)."""
+    width = page.viewport_size["width"]  # type: ignore[index]
+    dock_top = page.locator(".dock").bounding_box()["y"]  # type: ignore[index]
     assert page.evaluate("window.scrollY") == 0
     return [
         f"{c['name']!r} at y={c['top']:.0f}-{c['bottom']:.0f} x={c['left']:.0f}-{c['right']:.0f}"
         for c in page.evaluate(CONTROLS)
-        if c["top"] < 0 or c["left"] < 0 or c["bottom"] > height or c["right"] > width
+        if c["top"] < 0
+        or c["left"] < 0
+        or c["right"] > width
+        or c["bottom"] > (page.viewport_size["height"] if c["dock"] else dock_top)  # type: ignore[index]
     ]
 
 
