@@ -62,10 +62,6 @@ class Key:
         return str(self.card)
 
     @property
-    def face(self) -> tuple[str | None, str]:
-        return face(self.card)
-
-    @property
     def css(self) -> str:
         return "wild" if self.card.color is None else self.card.color.name.lower()
 
