@@ -28,7 +28,8 @@ def test_a_hand_by_tapping(page: Page, viewport: str) -> None:
     t.pick("Wild Draw 6")
     shot(page, "follow-up-colour", viewport)
     t.button("Green (G)")
-    expect(page.locator(".banner.stack")).to_contain_text("+12 pending: Ann")
+    expect(page.locator(".banner.stack")).to_contain_text("+12 pending: stacks +6 or more")
+    t.expect_turn("Ann")
     shot(page, "stack", viewport)
     t.button("Take 12")
     assert t.count("Ann") == "18/25"
