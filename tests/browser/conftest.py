@@ -156,6 +156,17 @@ def small_phone(browser: Browser, server: str) -> Iterator[Page]:
     context.close()
 
 
+def axe_violations(page: Page) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    return [
+        f"axe {v['impact']} {v['id']}: {v['help']} {[n['target'] for n in v['nodes']][:3]}"
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 def shot(page: Page, name: str, viewport: str) -> None:
     """Save a screenshot of the screen as a test artifact (artifacts/ is git-ignored)."""
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,15 @@ class Table:
         page.wait_for_url(re.compile(r"/m/[^/]+$"))
         return page.url
 
+    def import_record(self, text: str) -> str:
+        """A match from a table record pasted on the import page; the table's URL."""
+        page = self.page
+        page.goto(self.base + "/import")
+        page.get_by_label("Or paste the record").fill(text)
+        page.get_by_role("button", name="Import").click()
+        page.wait_for_url(re.compile(r"/m/[^/]+$"))
+        return page.url
+
     # ------------------------------------------------------------ reading
 
     @property

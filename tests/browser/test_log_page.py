@@ -6,13 +6,13 @@ import re
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
 from engine import HouseRules
 from engine.simulator import Simulation
 
-from .conftest import shot
+from .conftest import axe_violations, shot
+from .table import Table
 from .test_look import SIDEWAYS, SMALL_CONTROLS
 
 PHONE_360 = {"width": 360, "height": 640}
@@ -36,10 +36,7 @@ def test_the_log_reads_on_a_phone(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     # A match from a record, through the import page; then its log from the URL.
-    page.goto(server + "/import")
-    page.get_by_label("Or paste the record").fill(a_long_record())
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url(re.compile(r"/m/[^/]+$"))
+    Table(page, server).import_record(a_long_record())
     page.goto(page.url + "/log")
 
     expect(page.locator("h1")).to_have_text("Log of the match")
@@ -47,9 +44,7 @@ def test_the_log_reads_on_a_phone(
     expect(page.locator("section.log-hand#hand-2 .log-result")).to_contain_text("Scored.")
     problems = [f"scrolls sideways by {x}px at 360px" for x in [page.evaluate(SIDEWAYS)] if x > 0]
     problems += [f"control under 44px: {c}" for c in page.evaluate(SMALL_CONTROLS)]
-    for v in Axe().run(page).response["violations"]:
-        if v["impact"] in ("serious", "critical"):
-            problems.append(f"axe {v['impact']} {v['id']}: {v['help']}")
+    problems += axe_violations(page)
     shot(page, "log", "phone" if scheme == "light" else "phone-dark")
 
     # One tap reaches the latest play, and the way back is there.

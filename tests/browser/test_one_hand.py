@@ -3,13 +3,10 @@ the table waits for is on screen unscrolled, and Back, forward and reload never 
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .conftest import SIX_LONG_NAMES, shot
+from .conftest import SIX_LONG_NAMES, axe_violations, shot
 from .table import Table
 
 ANN, BART, CORA = SIX_LONG_NAMES[:3]
@@ -37,12 +34,7 @@ SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 def import_record(page: Page, text: str) -> str:
-    """The record imported through the import page; the table's URL."""
-    page.goto(page.base_url + "/import")  # type: ignore[attr-defined]
-    page.fill("#text", text)
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url(re.compile(r"/m/[^/]+$"))
-    return page.url
+    return Table(page, page.base_url).import_record(text)  # type: ignore[attr-defined]
 
 
 def off_screen(page: Page) -> list[str]:
@@ -65,9 +57,7 @@ def axe_problems(page: Page, screen: str) -> list[str]:
     problems = []
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-        for v in Axe().run(page).response["violations"]:
-            if v["impact"] in ("serious", "critical"):
-                problems.append(f"{screen} ({scheme}): axe {v['id']}: {v['help']}")
+        problems += [f"{screen} ({scheme}): {v}" for v in axe_violations(page)]
         shot(page, f"one-hand-{screen}", "phone" if scheme == "light" else "phone-dark")
     page.emulate_media(color_scheme="light")
     return problems

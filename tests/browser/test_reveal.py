@@ -3,14 +3,12 @@ cards tapped in on the reveal keyboard, a refused reveal that keeps them, the ha
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .conftest import SIX_LONG_NAMES, shot
+from .conftest import SIX_LONG_NAMES, axe_violations, shot
 from .table import Table
 
 NAMES = SIX_LONG_NAMES
@@ -52,10 +50,7 @@ def looks_right(page: Page, screen: str) -> list[str]:
     scheme: Literal["light", "dark"]
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        for v in Axe().run(page).response["violations"]:
-            if v["impact"] in ("serious", "critical"):
-                targets = [n["target"] for n in v["nodes"]][:3]
-                problems.append(f"{screen} ({scheme}): axe {v['id']}: {v['help']} {targets}")
+        problems += [f"{screen} ({scheme}): {v}" for v in axe_violations(page)]
         shot(page, screen, "phone" if scheme == "light" else "phone-dark")
     page.emulate_media(color_scheme="light")
     return problems
@@ -68,10 +63,7 @@ def count_line(page: Page) -> str:
 def test_revealing_by_tapping_on_a_small_phone(phone: Page, server: str) -> None:
     page = phone
     t = Table(page, server)
-    page.goto(server + "/import")
-    page.fill("#text", RECORD)
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url(re.compile(r"/m/[^/]+$"))
+    t.import_record(RECORD)
     t.expect_turn(f"{ANN} wins the hand")
 
     # The first loser is chosen; the count starts from the cards the engine says they hold.
@@ -130,10 +122,7 @@ def test_a_live_update_keeps_what_this_phone_was_entering(phone: Page, server: s
     swapped in live, and the chosen loser and the cards tapped so far stay."""
     page = phone
     t = Table(page, server)
-    page.goto(server + "/import")
-    page.fill("#text", RECORD)
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url(re.compile(r"/m/[^/]+$"))
+    t.import_record(RECORD)
     t.collect(CORA, "Green 2", "Wild Colour Roulette")
 
     # Bart's reveal, posted as his form would post it (from elsewhere: no swap here).

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from tests.app.test_scoreboard_six import SIX_LONG_NAMES, six_hands_record
 
-from .conftest import shot
+from .conftest import axe_violations, shot
+from .table import Table
 from .test_look import SIDEWAYS, SMALL_CONTROLS
 
 SMALL_PHONE = {"width": 360, "height": 640}
@@ -50,10 +50,7 @@ def looks_right(page: Page, name: str) -> None:
         problems.append(f"scrolls sideways by {extra}px")
     problems += page.evaluate(PAST_THE_EDGE)
     problems += [f"control under 44px: {c}" for c in page.evaluate(SMALL_CONTROLS)]
-    for v in Axe().run(page).response["violations"]:
-        if v["impact"] in ("serious", "critical"):
-            targets = [n["target"] for n in v["nodes"]][:3]
-            problems.append(f"axe {v['impact']} {v['id']}: {v['help']} {targets}")
+    problems += axe_violations(page)
     scheme = page.scheme  # type: ignore[attr-defined]
     shot(page, name, "phone" if scheme == "light" else "phone-dark")
     assert problems == [], f"{name} ({scheme}):\n" + "\n".join(problems)
@@ -94,10 +91,7 @@ def test_the_rules_from_a_table(phone: Page, server: str) -> None:
 
 
 def test_the_scoreboard_with_six_long_names(phone: Page, server: str) -> None:
-    phone.goto(server + "/import")
-    phone.fill("textarea", six_hands_record())
-    phone.get_by_role("button", name="Import").click()
-    phone.wait_for_url(re.compile(r"/m/[^/]+$"))
+    Table(phone, server).import_record(six_hands_record())
     phone.goto(phone.url + "/scores")
     expect(phone.locator("table.hands")).to_be_visible()
     looks_right(phone, "scoreboard-six")
