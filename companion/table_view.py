@@ -49,6 +49,11 @@ def tab_key(color: Color | None) -> str:
 
 
 TAB_KEYS = (PLAYABLE, *(tab_key(c) for c in TABS))
+# Every card by tab (key, title, cards): the colour tabs of the keyboard and of reveals.
+CARD_TABS = [
+    (tab_key(c), c.title if c else "Wild", [card for card in ALL_CARDS if card.color is c])
+    for c in TABS
+]
 
 
 @dataclass(frozen=True)
@@ -172,7 +177,11 @@ class TableView:
 
     @property
     def tabs(self) -> list[tuple[str, str]]:
-        return [(PLAYABLE, "Playable")] + [(tab_key(c), c.title if c else "Wild") for c in TABS]
+        return [(PLAYABLE, "Playable")] + [(key, title) for key, title, _ in CARD_TABS]
+
+    @property
+    def card_tabs(self) -> list[tuple[str, str, list[Card]]]:
+        return CARD_TABS
 
     @property
     def recent(self) -> list[str]:

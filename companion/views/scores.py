@@ -12,7 +12,7 @@ from companion.access import this_phone
 from companion.forms import RevealForm
 from companion.store import current_store
 from companion.views.respond import answer, render_table
-from engine import ALL_CARDS, Card, Color, NotationError, State
+from engine import NotationError, State
 
 bp = Blueprint("scores", __name__, url_prefix="/m")
 
@@ -39,13 +39,6 @@ MARKERS = (
     ("star", _star()),
     ("cross", "M-0.35,-1.1 H0.35 V-0.35 H1.1 V0.35 H0.35 V1.1 H-0.35 V0.35 H-1.1 V-0.35 H-0.35Z"),
 )
-
-# The reveal keyboard's tabs: (letter, title, the kinds of card on it), as the engine
-# lists them; wild cards' codes start with W, the letter their tab shows.
-REVEAL_TABS: list[tuple[str, str, list[Card]]] = [
-    (c.value, c.title, [card for card in ALL_CARDS if card.color is c]) for c in Color
-] + [("W", "Wild", [card for card in ALL_CARDS if card.wild])]
-bp.record_once(lambda setup: setup.app.jinja_env.globals.update(reveal_tabs=REVEAL_TABS))
 
 
 @bp.post("/<match_id>/reveal")
