@@ -33,8 +33,38 @@
     });
   }
 
+  // Quick counts: one tap sets the stepper's field; in a group marked data-submit it
+  // then presses the form's primary button (the browser still checks required fields).
+  function quickCounts(root) {
+    root.querySelectorAll("[data-quick-for]").forEach(function (group) {
+      if (group.dataset.ready) { return; }
+      group.dataset.ready = "1";
+      var input = document.getElementById(group.dataset.quickFor);
+      if (!input) { return; }
+      group.hidden = false;
+      function mark() {
+        group.querySelectorAll("[data-set]").forEach(function (button) {
+          button.setAttribute("aria-pressed", String(button.dataset.set === input.value));
+        });
+      }
+      group.querySelectorAll("[data-set]").forEach(function (button) {
+        button.addEventListener("click", function () {
+          input.value = button.dataset.set;
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          if (group.hasAttribute("data-submit") && input.form) {
+            var primary = input.form.querySelector("[data-primary]");
+            if (primary) { primary.click(); }
+          }
+        });
+      });
+      input.addEventListener("input", mark);
+      mark();
+    });
+  }
+
   function enhance(root) {
     steppers(root);
+    quickCounts(root);
     drawButtons(root);
   }
 

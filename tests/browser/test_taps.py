@@ -42,9 +42,10 @@ from .tapping import Tapper, kind
 SEED = 165
 PLAYERS = 4
 TARGET = 1.35  # taps per line, overall (from 1.85): NOT met yet, reported below
-# What this hand takes today (1.84): a guard against it getting worse. The target
-# needs fewer taps for draws before a play, Discard All and reveals (see the report).
-CEILING = 1.85
+# What this hand takes today (1.60, was 1.84 before the quick counts): a guard against it
+# getting worse. Even at each kind's target (a wild 2, a roulette 2, a draw before a play
+# 2) this hand, chosen for its many kinds of line, cannot go under about 1.55.
+CEILING = 1.61
 REPORT = ROOT / "artifacts" / "taps.txt"
 
 # What the simulator never says, scripted in a small second match so that each target
