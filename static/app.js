@@ -68,6 +68,22 @@
     drawButtons(root);
   }
 
+  // The log panel: its content has arrived (htmx), so open it at the latest play.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var body = e.detail.target;
+    if (!body || body.id !== "log-panel-body") { return; }
+    var dialog = body.closest("dialog");
+    if (dialog && !dialog.open) { dialog.showModal(); }
+    var latest = body.querySelector("#latest");
+    if (latest) { latest.scrollIntoView({ block: "center" }); }
+  });
+  // In the panel, "Jump to the latest" scrolls without a history entry.
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest('#log-panel a[href="#latest"]');
+    var latest = link && document.getElementById("latest");
+    if (latest) { e.preventDefault(); latest.scrollIntoView({ block: "center" }); }
+  });
+
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (e) { enhance(e.target); });
 })();

@@ -57,3 +57,32 @@ def test_the_log_reads_on_a_phone(
     expect(page.locator("#table")).to_be_visible()
     context.close()
     assert problems == [] and errors == [], "\n".join(problems + errors)
+
+
+def test_the_log_opens_over_the_table_and_closes_to_it(browser: Browser, server: str) -> None:
+    """The dock's Log opens the log as a panel over the live table: no history entry,
+    the latest play in view, and "Back to the table" closes it where it was."""
+    context = browser.new_context(viewport=PHONE_360, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    Table(page, server).import_record(a_long_record())
+    url, entries = page.url, page.evaluate("history.length")
+
+    page.locator(".dock").get_by_role("link", name="Log").click()
+    panel = page.locator("dialog#log-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator("h1")).to_have_text("Log of the match")
+    expect(panel.locator("#latest")).to_be_in_viewport()
+    panel.get_by_role("link", name="Jump to the latest").click()
+    problems = [f"control under 44px: {c}" for c in page.evaluate(SMALL_CONTROLS)]
+    problems += axe_violations(page)
+    shot(page, "log-panel", "phone")
+    assert page.url == url and page.evaluate("history.length") == entries
+
+    panel.get_by_role("button", name="Back to the table").click()
+    expect(panel).to_be_hidden()
+    expect(page.locator("#table")).to_be_visible()
+    assert page.url == url and page.evaluate("history.length") == entries
+    context.close()
+    assert problems == [] and errors == [], "\n".join(problems + errors)

@@ -26,9 +26,9 @@ def test_a_viewer_sees_the_editors_play_within_two_seconds(browser: Browser, ser
         viewer = viewer_ctx.new_page()
         viewer.goto(link)
         expect(viewer.locator("h1.turn")).to_have_text("Ann")
-        # No way to record: no keyboard, no undo, no count corrections.
+        # No way to record: no keyboard, no undo, no count corrections (no form that posts).
         expect(viewer.locator(".watching")).to_be_visible()
-        assert viewer.locator(".keyboard, .undo-bar, form").count() == 0
+        assert viewer.locator(".keyboard, .undo-bar, form[method=post]").count() == 0
 
         editor.page.goto(url)
         editor.tap("Red Draw 2")
