@@ -1,0 +1,102 @@
+"""The production server for tests: gunicorn.conf.py and wsgi:app, as `make serve` runs
+them, on a free local port with an instance folder of the test's own (and PostgreSQL
+when the tests run on it). `gunicorn` is the pytest fixture; `Gunicorn(path, env)`
+starts one with settings of a test's own."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.databases import postgres_url, reset_postgres
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Gunicorn:
+    """The production server (gunicorn.conf.py, two workers) on a free local port."""
+
+    def __init__(self, instance: Path, env: dict[str, str] | None = None) -> None:
+        self.instance = instance
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY")}
+        self.env |= {
+            "COMPANION_INSTANCE": str(instance),
+            "BIND": f"127.0.0.1:{self.port}",
+            "WEB_CONCURRENCY": "2",
+            "ACCESS_LOG": "",
+        }
+        if url := postgres_url():
+            self.env["DATABASE_URL"] = url
+        self.env |= env or {}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with open(self.instance / "gunicorn.log", "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 30
+        while True:
+            assert self.process.poll() is None, self.log()
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, self.log()
+            time.sleep(0.1)
+
+    def workers(self) -> list[int]:
+        assert self.process is not None
+        out = subprocess.run(
+            ["ps", "-o", "pid=", "--ppid", str(self.process.pid)], capture_output=True, text=True
+        ).stdout
+        return [int(pid) for pid in out.split()]
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def log(self) -> str:
+        path = self.instance / "gunicorn.log"
+        return path.read_text()[-3000:] if path.exists() else ""
+
+
+@pytest.fixture
+def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
+    if url := postgres_url():
+        reset_postgres(url)
+    server = Gunicorn(tmp_path)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
