@@ -240,10 +240,12 @@ class Page:
         return field_["value"]
 
     def forms(self, action: str | None = None) -> list[Form]:
+        """The forms that send something (a method="dialog" form only closes a panel)."""
         return [
             Form(node)
             for node in self.doc.find_all("form")
-            if action is None or (node.get("action") or "").endswith(action)
+            if (node.get("method") or "").lower() != "dialog"
+            and (action is None or (node.get("action") or "").endswith(action))
         ]
 
     def form_with(self, value: str | None = None, *, text: str | None = None) -> tuple[Form, Node]:
