@@ -151,6 +151,8 @@ def test_an_outage_always_answers_the_503_page(
             break
         except AssertionError:
             continue
+    else:
+        raise AssertionError(f"no match created after the outage\n{server.log()}")
     pages = ["/", f"/m/{match_id}", f"/m/{match_id}/live?v=0", f"/m/{match_id}/share", "/healthz"]
     rng = random.Random(13)
     for _ in range(3):
