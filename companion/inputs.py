@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from flask import Flask, request
+from flask import Flask, Request, request
 from werkzeug.exceptions import BadHost, BadRequest, SecurityError
 
 # Loopback names: requests made on the server itself (a health check, an operator's
@@ -69,14 +69,16 @@ def install(app: Flask) -> None:
 
 
 def guard() -> None:
-    check_host()
-    check_control_characters()
+    # The request itself, not its proxy: this runs on every request, the live polls too.
+    this: Request = request._get_current_object()  # type: ignore[attr-defined]
+    check_host(this)
+    check_control_characters(this)
 
 
 BAD_HOST = "This address can't be opened"
 
 
-def check_host() -> None:
+def check_host(request: Request) -> None:
     failure = request.routing_exception
     if isinstance(failure, SecurityError):
         raise RefusedInput(
@@ -84,13 +86,14 @@ def check_host() -> None:
             "The request names a host (its Host header) this server is not set up to "
             "answer for. Open the app at the address you were given.",
         )
-    if isinstance(failure, BadHost) or not request.host:
+    host = request.host
+    if isinstance(failure, BadHost) or not host:
         raise RefusedInput(
             BAD_HOST,
             "The request's Host header is not a valid address: a name is letters, digits, "
             "hyphens and dots, each part at most 63 characters.",
         )
-    name = request.host.rpartition("]")[0] if request.host.startswith("[") else request.host
+    name = host.rpartition("]")[0] if host.startswith("[") else host
     if len(name.partition(":")[0]) > MAX_HOST_NAME:
         raise RefusedInput(
             BAD_HOST,
@@ -99,7 +102,7 @@ def check_host() -> None:
         )
 
 
-def check_control_characters() -> None:
+def check_control_characters(request: Request) -> None:
     """The path, the query, the form's fields (names and values) and uploaded files."""
     places: list[tuple[str, str]] = [("the address", request.path)]
     for key, value in request.args.items(multi=True):
