@@ -47,6 +47,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # Where share links and QR codes point (COMPANION_PUBLIC_URL): checked now, not
     # when the first link is shared.
     app.config["PUBLIC_URL"] = public_url(app.config.get("PUBLIC_URL"))
+    # The hosts the app answers for (COMPANION_TRUSTED_HOSTS, and PUBLIC_URL's); another
+    # Host header gets a 400 (companion/inputs.py). Unset: any host.
+    from companion.inputs import trusted_hosts
+
+    app.config["TRUSTED_HOSTS"] = trusted_hosts(
+        app.config.get("TRUSTED_HOSTS"), app.config["PUBLIC_URL"]
+    )
     if app.config.get("BEHIND_PROXY"):
         # Behind a TLS-terminating proxy: trust its X-Forwarded-* (scheme, host, client).
         from werkzeug.middleware.proxy_fix import ProxyFix

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request
+import sys
+
+from flask import Flask, Response, current_app, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
 
+from companion import inputs
 from companion.store import current_store
+from companion.views.errors import error_page, is_outage, release_session
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -24,6 +28,17 @@ def register(app: Flask) -> None:
         app.register_blueprint(module.bp)
 
     app.register_error_handler(NotAllowed, forbidden_page)
+
+    # ---- bad input and database errors: a 4xx with a sentence, a 503 only for an outage
+    inputs.install(app)
+
+    @app.errorhandler(inputs.RefusedInput)
+    def refused_input(error: inputs.RefusedInput) -> tuple[str, int]:
+        return error_page(error.title, str(error.description)), 400
+
+    # Before Flask-SQLAlchemy's own teardown (the last registered runs first): a
+    # connection lost after the request's last query must not turn its page into a 500.
+    app.teardown_appcontext(lambda error: release_session())
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -52,12 +67,15 @@ def register(app: Flask) -> None:
         return {"status": "ok"}, 200
 
     @app.errorhandler(SQLAlchemyError)
-    def database_down(error: SQLAlchemyError) -> tuple[str, int]:
+    def database_error(error: SQLAlchemyError) -> tuple[str, int]:
+        release_session()  # before the page: the page must not touch a dead connection
+        if not is_outage(error):  # a statement refused: a bug, not an outage
+            current_app.log_exception(sys.exc_info())
+            return server_error(error)
         return (
-            render_template(
-                "error.html",
-                title="The database is not answering",
-                message="Nothing was recorded and nothing is lost: the matches are safe in the "
+            error_page(
+                "The database is not answering",
+                "Nothing was recorded and nothing is lost: the matches are safe in the "
                 "database. Try again in a moment.",
             ),
             503,
@@ -65,10 +83,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> tuple[str, int, dict[str, str]]:
-        page = render_template(
-            "error.html",
-            title="This form has expired",
-            message="The page was open too long or came from elsewhere. Go back, reload "
+        page = error_page(
+            "This form has expired",
+            "The page was open too long or came from elsewhere. Go back, reload "
             "the page and tap again: nothing was recorded.",
         )
         # htmx shows no 400: have it reload the page, which then works again.
@@ -77,10 +94,9 @@ def register(app: Flask) -> None:
     @app.errorhandler(404)
     def not_found(error: HTTPException) -> tuple[str, int]:
         return (
-            render_template(
-                "error.html",
-                title="Nothing here",
-                message="There is no such match or page. Check the link, or start from the "
+            error_page(
+                "Nothing here",
+                "There is no such match or page. Check the link, or start from the "
                 "list of matches.",
             ),
             404,
@@ -90,18 +106,16 @@ def register(app: Flask) -> None:
     def http_error(error: HTTPException) -> tuple[str, int]:
         code = error.code or 500
         return (
-            render_template("error.html", title=error.name, message=error.description),
+            error_page(error.name, str(error.description)),
             code,
         )
 
     @app.errorhandler(500)
     def server_error(error: Exception) -> tuple[str, int]:
         return (
-            render_template(
-                "error.html",
-                title="Something went wrong",
-                message="The app hit an error and recorded nothing. Reload the table and try "
-                "again.",
+            error_page(
+                "Something went wrong",
+                "The app hit an error and recorded nothing. Reload the table and try again.",
             ),
             500,
         )

@@ -40,10 +40,14 @@ def is_loopback(url: str) -> bool:
         return False
 
 
-def qr_svg(url: str) -> Markup:
-    """An inline SVG QR code (no image request, no inline script)."""
-    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", border=2)
-    return Markup(svg)
+def qr_svg(url: str) -> Markup | None:
+    """An inline SVG QR code (no image request, no inline script); None when the link is
+    too long for one (the page then says so, and shows the link)."""
+    try:
+        code = segno.make(url, error="m")
+    except segno.DataOverflowError:
+        return None
+    return Markup(code.svg_inline(scale=5, dark="#000", light="#fff", border=2))
 
 
 @bp.get("/m/<match_id>/share")

@@ -1,0 +1,66 @@
+"""Error pages that can't fail themselves, and which database errors are an outage.
+
+An error page is the app's page when it can be made; when it can't (the request named a
+host Werkzeug refused, so no URL can be built; a template or the session failing) it is
+a page of plain HTML: the server never falls back on its own bare 500.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import psycopg
+from flask import render_template, request
+from markupsafe import escape
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import BadHost, SecurityError
+
+from companion.extensions import db
+
+log = logging.getLogger(__name__)
+
+PLAIN_PAGE = (
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    "<title>{title} · No Mercy Companion</title></head>"
+    "<body><main><h1>{title}</h1><p>{message}</p></main></body></html>\n"
+)
+
+
+def error_page(title: str, message: str) -> str:
+    """The app's error page with `title` and `message`, or the same words in plain HTML."""
+    if not isinstance(request.routing_exception, BadHost | SecurityError):
+        try:
+            return render_template("error.html", title=title, message=message)
+        except Exception:  # the page of an error must not be a second one
+            log.exception("The error page could not be rendered; answering a plain one")
+    return PLAIN_PAGE.format(title=escape(title), message=escape(message))
+
+
+def is_outage(error: BaseException) -> bool:
+    """The database can't be reached (refused, lost, timed out, shutting down), as
+    opposed to a statement it refused (a DataError, a ProgrammingError): only an outage
+    is answered "the database is not answering"."""
+    if isinstance(error, DBAPIError) and error.connection_invalidated:
+        return True
+    if isinstance(error, OperationalError | InterfaceError | PoolTimeout):
+        return True
+    original = getattr(error, "orig", error)
+    return isinstance(original, psycopg.OperationalError | psycopg.InterfaceError)
+
+
+def release_session() -> None:
+    """Give the request's session back, even when its connection died: closing it rolls
+    back on that connection, which then raises too. The session is usable afterwards
+    (a connection that failed is invalidated, not pooled again)."""
+    try:
+        db.session.remove()
+    except Exception:
+        # The close failed part way, having invalidated the dead connection; a second
+        # close finishes it.
+        log.warning("The database connection was lost before the request ended")
+        try:
+            db.session.remove()
+        except Exception:
+            log.exception("The database session could not be closed")
