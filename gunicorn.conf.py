@@ -3,20 +3,71 @@
 Everything can be set from the environment; see docs/OPERATIONS.md.
 """
 
+import logging
 import multiprocessing
 import os
+import re
+
+from gunicorn.glogging import Logger
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
-# One sync worker per core by default, and at least two (one slow request must not hold
-# up every phone): a request here is CPU work with at most a sub-millisecond wait for
-# the database, and every idle sync worker wakes for each new connection, so more
-# workers than cores cost latency (docs/PERFORMANCE.md measures it).
+# One worker per core by default, and at least two (one slow request must not hold up
+# every phone): a request here is CPU work with at most a sub-millisecond wait for the
+# database, so more processes than cores cost latency (docs/PERFORMANCE.md measures it).
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
-threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# Threaded workers: a client that sends its request slowly holds one thread while it
+# dribbles, not a whole worker (with sync workers, four such clients stopped the server:
+# docs/OPERATIONS.md, "Slow clients"). It takes workers x threads of them to starve the
+# server now; behind a buffering proxy (deploy/) none reach it at all. An idle thread
+# costs next to nothing, and the GIL keeps the CPU work one at a time per worker anyway,
+# so many threads cost the normal path nothing measurable (docs/PERFORMANCE.md).
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+threads = int(os.environ.get("GUNICORN_THREADS", "32"))
 # Create the app (and apply the migrations) once, before the workers fork.
 preload_app = True
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
+# Access log: standard output by default, a file path, or "" for none. Error log
+# (gunicorn's own lines and the app's audit trail, companion.audit): standard error.
 accesslog = os.environ.get("ACCESS_LOG", "-") or None
-errorlog = "-"
+errorlog = os.environ.get("ERROR_LOG", "-")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+class ToErrorLog(logging.Handler):
+    """Hands the app's log records to gunicorn's error log, wherever that is set to go
+    (and still after gunicorn reopens or replaces its handlers)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error_log = logging.getLogger("gunicorn.error")
+        if error_log.isEnabledFor(record.levelno):  # gunicorn's --log-level
+            error_log.handle(record)
+
+
+# The app's own lines (logger "companion": errors, and the audit trail companion.audit,
+# one line per change to a match) go to gunicorn's error log, from INFO up. Set here,
+# before gunicorn loads the app, so Flask adds no handler of its own.
+_app_log = logging.getLogger("companion")
+_app_log.setLevel(logging.INFO)
+_app_log.addHandler(ToErrorLog())
+_app_log.propagate = False
+
+
+# A share link's token (/j/<token>, /v/<token>) opens the match as an editor or a
+# viewer: it must not be in the access log, which more people read than the database.
+SHARE_LINK = re.compile(r"/([jv])/[^/?#\s\"]+")
+
+
+class LinksHidden(Logger):
+    """gunicorn's logger, with share links' tokens cut out of every access log field
+    (the request line, the path, the referrer, ...)."""
+
+    def atoms(self, resp, req, environ, request_time):  # type: ignore[no-untyped-def]
+        atoms = super().atoms(resp, req, environ, request_time)
+        return {
+            key: SHARE_LINK.sub(r"/\1/(token)", value) if isinstance(value, str) else value
+            for key, value in atoms.items()
+        }
+
+
+logger_class = LinksHidden

@@ -196,10 +196,16 @@ def upgrade_database(app: Flask, instance: Path) -> None:
     Processes starting together (two servers, several workers) take turns: without
     the lock both would run the same migration and one would crash on it.
     """
-    from flask_migrate import upgrade
+    from alembic import command
+    from alembic.config import Config
 
     with _exclusive(instance / "migrate.lock"), app.app_context():
-        upgrade(directory=str(MIGRATIONS))
+        config = Config(str(MIGRATIONS / "alembic.ini"))  # as `flask db upgrade` makes it
+        config.set_main_option("script_location", str(MIGRATIONS))
+        # The server's logging stays as it is (migrations/env.py configures logging
+        # from alembic.ini only for `flask db` on the command line).
+        config.attributes["configure_logger"] = False
+        command.upgrade(config, "head")
         # gunicorn --preload forks the workers after this: a pooled connection left
         # here would be shared by all of them (PostgreSQL then fails at random).
         for engine in db.engines.values():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import socket
 import subprocess
 
@@ -29,6 +30,10 @@ def main() -> None:
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=5000)
     args = parser.parse_args()
+    # The app's own lines (the audit trail, errors) on the terminal, beside the requests.
+    app_log = logging.getLogger("companion")
+    app_log.setLevel(logging.INFO)
+    app_log.addHandler(logging.StreamHandler())
     app = create_app()
     print("No Mercy Companion is running. Open it on a phone on the same network:")
     for address in addresses():

@@ -24,6 +24,7 @@ from werkzeug.exceptions import NotFound
 
 from companion import statements
 from companion.access import Phone, Role
+from companion.audit import audit
 from companion.games import GameCache, Logged
 from companion.log import MatchLog, by_hand
 from companion.matches import Match, Table
@@ -222,6 +223,7 @@ class Store:
         if row_id is None:
             return self._not_written(self.match(match_id, phone, "editor"), key)
         self.games.recorded(match_id, step, row_id)
+        audit("recorded", match_id, "editor", number=version + 1, line=str(step.line))
         return Recorded(step)
 
     def undo(
@@ -251,6 +253,7 @@ class Store:
         if undone is None:
             return self._not_written(self.match(match_id, phone, "editor"), key)
         self.games.undone(match_id, version, table.last_line_id)
+        audit("undone", match_id, "editor", number=version, line=str(step.line))
         return Undone(step)
 
     def _not_written(
@@ -269,7 +272,9 @@ class Store:
     def create(self, players: Sequence[str], dealer: str, rules: HouseRules, mode: str) -> Match:
         """A new match; the engine checks the seating (raises EngineError)."""
         game = Game(players, dealer=dealer, rules=rules)
-        return self._insert(game, game.players[game.state.dealer], rules, mode, [])
+        match = self._insert(game, game.players[game.state.dealer], rules, mode, [])
+        audit("created", match.id, "editor", players=len(game.players), mode=mode)
+        return match
 
     def import_record(self, text: str, mode: str = "referee") -> Match:
         """A new match from a table record; the engine checks every line (raises
@@ -294,7 +299,9 @@ class Store:
             isinstance(line, ActionLine) and isinstance(line.action, Wins | Out) for line in lines
         )
         mode = "quick" if results_only else mode  # keep entering results
-        return self._insert(game, dealer, rules, mode, [str(line) for line in lines])
+        match = self._insert(game, dealer, rules, mode, [str(line) for line in lines])
+        audit("imported", match.id, "editor", lines=len(lines), mode=mode)
+        return match
 
     def _insert(
         self, game: Game, dealer: str, rules: HouseRules, mode: str, lines: list[str]
@@ -323,6 +330,7 @@ class Store:
         editor, viewer = new_token(), new_token()
         with self.engine.begin() as connection:
             statements.new_links(connection, match.id, editor, viewer)
+        audit("renewed-links", match.id, "editor")
         return Match.from_row(_fields(match) | {"editor_token": editor, "viewer_token": viewer})
 
     def open_link(self, token: str, kind: Role) -> Match | None:

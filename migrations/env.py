@@ -9,9 +9,13 @@ from alembic import context
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# Python logging from alembic.ini, for `flask db ...` on the command line. Not when the
+# app applies the migrations at start (companion.upgrade_database sets
+# configure_logger to False): the server's logging is set up already (gunicorn's access
+# and error logs, the app's audit trail), and fileConfig would replace it. Never switch
+# other loggers off either (fileConfig's default), whoever calls this.
+if config.attributes.get("configure_logger", True):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 

@@ -20,6 +20,29 @@ CSP = (
 )
 
 
+# A request body gunicorn can't read as HTTP (a bad chunk size, a body cut short): it
+# surfaces where the app first reads the form, as gunicorn's own exception. Only when
+# gunicorn is there: the dev server reports its own as a 400 already.
+try:
+    from gunicorn.http.errors import NoMoreData, ParseException  # type: ignore[import-untyped]
+
+    MALFORMED_BODY: tuple[type[Exception], ...] = (ParseException, NoMoreData)
+except ImportError:  # pragma: no cover - gunicorn is a dependency, but only production's
+    MALFORMED_BODY = ()
+
+
+def malformed_body(error: Exception) -> tuple[str, int]:
+    return (
+        render_template(
+            "error.html",
+            title="This request could not be read",
+            message="What this phone sent was cut short or garbled on the way, so nothing "
+            "was recorded. Reload the page and try again.",
+        ),
+        400,
+    )
+
+
 def register(app: Flask) -> None:
     from companion.access import NotAllowed, forbidden_page
     from companion.views import log, main, rules, scores, share, table, transfer
@@ -109,6 +132,9 @@ def register(app: Flask) -> None:
             error_page(error.name, str(error.description)),
             code,
         )
+
+    for malformed in MALFORMED_BODY:
+        app.register_error_handler(malformed, malformed_body)
 
     @app.errorhandler(500)
     def server_error(error: Exception) -> tuple[str, int]:
