@@ -33,10 +33,9 @@ except ImportError:  # pragma: no cover - gunicorn is a dependency, but only pro
 
 def malformed_body(error: Exception) -> tuple[str, int]:
     return (
-        render_template(
-            "error.html",
-            title="This request could not be read",
-            message="What this phone sent was cut short or garbled on the way, so nothing "
+        error_page(
+            "This request could not be read",
+            "What this phone sent was cut short or garbled on the way, so nothing "
             "was recorded. Reload the page and try again.",
         ),
         400,
