@@ -269,10 +269,9 @@ class Store:
     # ------------------------------------------------------------ new matches, links
 
     def create(self, players: Sequence[str], dealer: str, rules: HouseRules, mode: str) -> Match:
-        """A new match; the engine checks the seating, the app names that look alike
-        (raises EngineError)."""
+        """A new match; the engine checks the seating (raises EngineError)."""
+        check_look_alikes(players)  # the app's rule on top of the engine's (an EngineError)
         game = Game(players, dealer=dealer, rules=rules)
-        check_look_alikes(game.players)
         return self._insert(game, game.players[game.state.dealer], rules, mode, [])
 
     def import_record(self, text: str, mode: str = "referee") -> Match:

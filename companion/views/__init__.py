@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, render_template, request
+from flask import Flask, Response, render_template, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
@@ -36,7 +36,7 @@ def register(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        if current_app.config.get("SESSION_COOKIE_SECURE"):
+        if app.config.get("SESSION_COOKIE_SECURE"):
             # Served over HTTPS only (secure cookies): browsers never try plain HTTP again.
             response.headers.setdefault("Strict-Transport-Security", HSTS)
         if request.endpoint == "static" and response.status_code == 200:
