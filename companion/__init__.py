@@ -28,7 +28,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     instance = Path(os.environ.get("COMPANION_INSTANCE", app.instance_path))
-    instance.mkdir(parents=True, exist_ok=True)
+    # The instance folder holds the secret key and the SQLite database (every link's
+    # token): created readable by its owner only (an existing one is left as it is).
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(instance),
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a record upload is a few kB
@@ -92,6 +94,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
+            event.listen(db.engine, "connect", _owner_only)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     htmx.init_app(app)
@@ -131,6 +134,24 @@ def _sqlite_pragmas(connection: Any, record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _owner_only(connection: Any, record: Any) -> None:
+    """The SQLite database and its -wal and -shm files readable by their owner only:
+    they hold every share link's token. SQLite creates the -wal and -shm files with
+    the database file's mode, so the first connection's chmod covers later ones."""
+    cursor = connection.cursor()
+    rows = cursor.execute("PRAGMA database_list").fetchall()
+    cursor.close()
+    for row in rows:
+        if not row[2]:  # an in-memory or temporary database
+            continue
+        for path in (Path(row[2] + suffix) for suffix in ("", "-wal", "-shm")):
+            try:
+                if path.stat().st_mode & 0o077 and path.stat().st_uid == os.getuid():
+                    path.chmod(0o600)
+            except OSError:  # not there (yet), or not ours
+                pass
 
 
 def public_url(value: object) -> str | None:

@@ -3,11 +3,17 @@
 An editor link records plays; a viewer link only watches. Opening a link
 remembers the role for that match in the session, with the token it came
 from, so revoking the links (new tokens) takes the role away everywhere.
+
+A phone remembers at most REMEMBERED matches (a cookie holds about 4 KB), kept
+in the order they were last used (created, joined, their page opened): a new
+one beyond that forgets the least recently used, and Home warns which one that
+would be. The session keeps them as a list, [match id, role, token] oldest
+first: a JSON object's keys come back sorted, which would lose the order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -18,7 +24,7 @@ from companion.matches import Match
 
 Role = Literal["editor", "viewer"]
 SESSION_KEY = "matches"
-REMEMBERED = 40  # matches a phone remembers (the cookie must stay small)
+REMEMBERED = 40  # matches a phone remembers (the cookie must stay under 4 KB)
 
 
 class NotAllowed(Forbidden):
@@ -69,12 +75,31 @@ class Phone:
         )
 
     def match_ids(self) -> list[str]:
+        """The matches it remembers, the least recently used first."""
         return list(self.roles)
+
+    def is_full(self) -> bool:
+        """Would one more match make it forget one?"""
+        return len(self.roles) >= REMEMBERED
 
 
 def _roles() -> dict[str, Any]:
-    roles = session.get(SESSION_KEY)
-    return roles if isinstance(roles, dict) else {}
+    """The session's matches: {id: [role, token]} in the order of use, oldest first."""
+    stored = session.get(SESSION_KEY)
+    if isinstance(stored, dict):  # a cookie from before the order was kept
+        return dict(stored)
+    if not isinstance(stored, list):
+        return {}
+    return {
+        entry[0]: entry[1:]
+        for entry in stored
+        if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)
+    }
+
+
+def _store(roles: dict[str, Any]) -> None:
+    session[SESSION_KEY] = [[match_id, *entry] for match_id, entry in roles.items()]
+    session.permanent = True
 
 
 def this_phone() -> Phone:
@@ -83,13 +108,31 @@ def this_phone() -> Phone:
 
 
 def grant(match: Match, kind: Role) -> None:
+    """Remember the role for the match, as its most recently used one."""
     roles = {k: v for k, v in _roles().items() if k != match.id}
     token = match.editor_token if kind == "editor" else match.viewer_token
     roles[match.id] = [kind, token]
     while len(roles) > REMEMBERED:
         roles.pop(next(iter(roles)))
-    session[SESSION_KEY] = roles
-    session.permanent = True
+    _store(roles)
+
+
+def opened(match_id: str) -> None:
+    """The match's page was opened: it becomes the most recently used (and the
+    cookie's 60 days start again)."""
+    roles = _roles()
+    if match_id in roles:
+        roles[match_id] = roles.pop(match_id)
+        _store(roles)
+
+
+def keep_only(match_ids: Collection[str]) -> None:
+    """Forget the matches not in `match_ids` (gone, or their links renewed: the
+    tokens held can never open them again), keeping the order of the rest."""
+    roles = _roles()
+    kept = {k: v for k, v in roles.items() if k in match_ids}
+    if len(kept) != len(roles):
+        _store(kept)
 
 
 def renew() -> None:
@@ -107,4 +150,15 @@ def forbidden_page(error: NotAllowed) -> tuple[str, int, dict[str, str]]:
     return page, 403, headers
 
 
-__all__ = ["NotAllowed", "Phone", "Role", "forbidden_page", "grant", "renew", "this_phone"]
+__all__ = [
+    "REMEMBERED",
+    "NotAllowed",
+    "Phone",
+    "Role",
+    "forbidden_page",
+    "grant",
+    "keep_only",
+    "opened",
+    "renew",
+    "this_phone",
+]

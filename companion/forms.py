@@ -22,6 +22,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
+from companion.lookalikes import look_alike_problems
 from companion.models import MODES
 from engine import (
     DECK_SIZE,
@@ -45,7 +46,7 @@ from engine import (
     Wins,
 )
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.names import TYPED_NAME_LENGTH, name_problems, tidy_name
+from engine.names import TYPED_NAME_LENGTH, name_key, name_problems, tidy_name
 from engine.rules import MERCY_RANGE, TARGET_RANGE
 
 
@@ -137,6 +138,11 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
             ok = False
         for entry, problem in zip(self.players, name_problems(self.names()), strict=True):
             if problem is not None:
+                refuse(entry, problem)
+                ok = False
+        # On top of the engine's rule, the app's: names that look alike (lookalikes.py).
+        for entry, problem in zip(self.players, look_alike_problems(self.names()), strict=True):
+            if problem is not None and not entry.errors:
                 refuse(entry, problem)
                 ok = False
         row = self.dealer_row()
@@ -283,8 +289,8 @@ def rule_fields(rules: HouseRules) -> dict[str, str | None]:
 def dealer_field(players: Sequence[str], dealer: str) -> str:
     """The new-match form's `dealer` value for `dealer` when `players` fill the rows
     from the top, as a browser posts it. The inverse of `NewMatchForm.dealer_name`."""
-    folded = [" ".join(name.split()).casefold() for name in players]
-    return str(folded.index(" ".join(dealer.split()).casefold()) + 1)
+    keys = [name_key(name) for name in players]
+    return str(keys.index(name_key(dealer)) + 1)
 
 
 def line_fields(line: Line) -> tuple[str, dict[str, str]]:

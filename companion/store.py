@@ -27,6 +27,7 @@ from companion.access import Phone, Role
 from companion.audit import audit
 from companion.games import GameCache, Logged
 from companion.log import MatchLog, by_hand
+from companion.lookalikes import LookAlikeNames, check_look_alikes
 from companion.matches import Match, Table
 from companion.models import new_match_id, new_token, now
 from engine import (
@@ -46,6 +47,7 @@ from engine import (
     replay,
     whose_turn,
 )
+from engine.notation import strip_comment
 
 MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
 
@@ -271,6 +273,7 @@ class Store:
 
     def create(self, players: Sequence[str], dealer: str, rules: HouseRules, mode: str) -> Match:
         """A new match; the engine checks the seating (raises EngineError)."""
+        check_look_alikes(players)  # the app's rule on top of the engine's (an EngineError)
         game = Game(players, dealer=dealer, rules=rules)
         match = self._insert(game, game.players[game.state.dealer], rules, mode, [])
         audit("created", match.id, "editor", players=len(game.players), mode=mode)
@@ -284,6 +287,10 @@ class Store:
             raise ImportRefused(result.error)
         game = result.game
         assert game is not None
+        try:  # the app's rule on top of the engine's: names that look alike
+            check_look_alikes(game.players)
+        except LookAlikeNames as error:
+            raise ImportRefused(RecordError(_seating_line(text), error)) from None
         lines = list(game.lines)
         lines.pop(0)  # the players: the match's own column
         dealer, rules = game.players[-1], HouseRules()
@@ -355,6 +362,12 @@ class Store:
                 statements.READ_LINES, {"match_id": match_id, "first": first, "last": last}
             ).all()
         return [(row[0], row[1], row[2]) for row in rows]
+
+
+def _seating_line(text: str) -> int:
+    """The number of a replayed record's first line: the one that seats the players."""
+    lines = enumerate(text.removeprefix("\ufeff").splitlines(), start=1)
+    return next((number for number, raw in lines if strip_comment(raw)), 1)
 
 
 def _summary(state: State) -> dict[str, str]:

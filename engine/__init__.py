@@ -26,6 +26,7 @@ from engine.names import (
     clean_name,
     name_key,
     name_problems,
+    same_player,
     tidy_name,
 )
 from engine.notation import (
@@ -106,6 +107,7 @@ __all__ = [
     "parse_action",
     "parse_line",
     "replay",
+    "same_player",
     "say",
     "score_breakdown",
     "tidy_name",

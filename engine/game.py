@@ -28,6 +28,7 @@ from engine.rules import OFFICIAL, HouseRules
 from engine.state import Event, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+BYTE_ORDER_MARK = "\ufeff"  # U+FEFF at the start of a text file says it is UTF-8
 
 
 class Step(NamedTuple):
@@ -180,13 +181,19 @@ def _check_seating(names: tuple[str, ...]) -> None:
             f"No Mercy is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}.",
             "setup",
         )
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for name in names:
-        if name_key(name) in seen:
+        key = name_key(name)
+        if key in seen:
+            first = seen[key]
+            both = f"'{name}'" if first == name else f"'{first}' and '{name}'"
             raise IllegalActionError(
-                f"Two players are called '{name}': give each player a different name.", "setup"
+                f"Two players are called {both}: names are the same whatever the "
+                "case, and however an accent or a wide letter is typed. Give each player a "
+                "different name.",
+                "setup",
             )
-        seen.add(name_key(name))
+        seen[key] = name
 
 
 @dataclass(frozen=True)
@@ -198,8 +205,12 @@ class Replay:
 
 
 def replay(text: str) -> Replay:
-    """Replay a record line by line; stop at the first refused line."""
+    """Replay a record line by line; stop at the first refused line.
+
+    A byte-order mark at the start (editors such as Notepad save one) is not part
+    of the record: it is skipped."""
     game: Game | None = None
+    text = text.removeprefix(BYTE_ORDER_MARK)
     for number, raw in enumerate(text.splitlines(), start=1):
         try:
             line = parse_line(raw, game.players if game else ())

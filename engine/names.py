@@ -1,14 +1,21 @@
 """The rules for a player's name, for the record and for the new-match form.
 
-A name keeps its case for display; its runs of whitespace are tidied to single
-spaces, and two names are the same player when they match ignoring case.
-`clean_name` refuses a name a record can't carry; `name_problems` says, for a
-form's typed names, what is wrong with each in a sentence a player reads.
+A name is kept as typed, Unicode-normalised (NFC: an "é" typed as one character
+or as "e" and an accent is stored the same way) with its runs of whitespace
+tidied to single spaces. Characters a reader can't see are refused (control
+characters, invisible formatting characters such as a zero-width space or a
+right-to-left override, fillers that show as blank): two names that look the
+same must be the same player. Two names are the same player when their
+compatibility forms match ignoring case (NFKC and case folding: "ＡＮＮ", "ann"
+and "Ann" are one player). `clean_name` refuses a name a record can't carry;
+`name_problems` says, for a form's typed names, what is wrong with each in a
+sentence a player reads.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
@@ -23,15 +30,87 @@ TYPED_NAME_LENGTH: Final = 20
 
 _FORBIDDEN: Final = re.compile(r"[:,#]")  # they separate a record line's parts
 
+# Whitespace a name may be typed with: tidied into single spaces, never refused.
+_SPACES: Final = frozenset(" \t\n\r\x0b\x0c")
+# Invisible characters that are neither control nor format characters: they show
+# as nothing (Unicode's default-ignorable code points, and the blank braille cell).
+_INVISIBLE: Final = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
+)
+# Variation selectors pick a glyph for the character before them (an emoji's
+# colour form): allowed, but two names that differ only by them are one player.
+_VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+# Control characters have no Unicode name; these are their usual names (aliases).
+# fmt: off
+_C0_NAMES: Final = (
+    "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION", "ENQUIRY",
+    "ACKNOWLEDGE", "BELL", "BACKSPACE", "CHARACTER TABULATION", "LINE FEED", "LINE TABULATION",
+    "FORM FEED", "CARRIAGE RETURN", "SHIFT OUT", "SHIFT IN", "DATA LINK ESCAPE",
+    "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE", "DEVICE CONTROL FOUR",
+    "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE", "END OF TRANSMISSION BLOCK", "CANCEL",
+    "END OF MEDIUM", "SUBSTITUTE", "ESCAPE", "FILE SEPARATOR", "GROUP SEPARATOR",
+    "RECORD SEPARATOR", "UNIT SEPARATOR",
+)
+# fmt: on
+
 
 def tidy_name(text: str) -> str:
-    """The name with its runs of whitespace made single spaces, and stripped."""
-    return " ".join(text.split())
+    """The name normalised (NFC), its runs of whitespace made single spaces, stripped."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 def name_key(name: str) -> str:
-    """What two names of the same player have in common: tidied, case ignored."""
-    return tidy_name(name).lower()
+    """What two names of the same player have in common: the tidied name in its
+    compatibility form (NFKC), case folded, variation selectors left out."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(_VARIATION.sub("", folded).split())
+
+
+def same_player(a: str, b: str) -> bool:
+    """Do the two names name the same player?"""
+    return name_key(a) == name_key(b)
+
+
+def character_name(char: str) -> str:
+    """U+XXXX and the character's Unicode name (or its usual name, for a control)."""
+    code = ord(char)
+    name = unicodedata.name(char, "")
+    if not name:
+        if code < len(_C0_NAMES):
+            name = _C0_NAMES[code]
+        elif code == 0x7F:
+            name = "DELETE"
+        else:
+            name = "a control character" if unicodedata.category(char) == "Cc" else "unnamed"
+    return f"U+{code:04X} {name}"
+
+
+def _hidden(char: str) -> str | None:
+    """Why a reader can't see this character in a name; None for a visible one."""
+    if char in _SPACES:
+        return None
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return "it is a control character, not part of a name"
+    if category in ("Cf", "Cs") or char in _INVISIBLE:
+        return "it is invisible, so two players could have names that look the same"
+    return None
+
+
+def hidden_character(text: str) -> str | None:
+    """The sentence's end saying which character of `text` can't be in a name, and why
+    ("U+200B ZERO WIDTH SPACE: it is invisible, ..."); None when every one can."""
+    for char in text:
+        why = _hidden(char)
+        if why is not None:
+            return f"{character_name(char)}: {why}"
+    return None
+
+
+def _shown(text: str) -> str:
+    """The text without the characters a name can't hold (safe to quote in a sentence:
+    a right-to-left override would turn the rest of the sentence around)."""
+    return "".join(char for char in text if _hidden(char) is None)
 
 
 def _header_word(name: str) -> str:
@@ -39,7 +118,12 @@ def _header_word(name: str) -> str:
 
 
 def clean_name(text: str) -> str:
-    """A player's name with its spaces tidied, or a NotationError saying what is wrong."""
+    """A player's name tidied (NFC, single spaces), or a NotationError saying what is wrong."""
+    hidden = hidden_character(text)
+    if hidden is not None:
+        shown = tidy_name(_shown(text))
+        whose = f"The name '{shown}'" if shown else "A player's name"
+        raise NotationError(f"{whose} can't contain {hidden}. Write the name without it.")
     name = tidy_name(text)
     if not name:
         raise NotationError(
@@ -49,7 +133,7 @@ def clean_name(text: str) -> str:
         raise NotationError(
             f"The name '{name[:20]}...' is longer than {MAX_NAME_LENGTH} characters."
         )
-    if name.lower() in HEADER_KEYS:
+    if name_key(name) in HEADER_KEYS:
         raise NotationError(_header_word(name))
     if _FORBIDDEN.search(name):
         raise NotationError(f"The name '{name}' can't contain ':', ',' or '#'.")
@@ -60,23 +144,27 @@ def name_problems(names: Sequence[str], max_length: int = TYPED_NAME_LENGTH) -> 
     """For a form's typed names, one entry each: None, or what is wrong in a sentence.
 
     An empty name is an empty seat and has no problem. Names are judged tidied;
-    one problem each, the first of: too long (`max_length`, never more than a
-    record carries), a forbidden character, a header word, the same as another
-    name on the list (said on every copy).
+    one problem each, the first of: a character a reader can't see (even in a
+    name otherwise empty), too long
+    (`max_length`, never more than a record carries), a forbidden character, a
+    header word, the same player as another name on the list (said on every copy).
     """
     limit = min(max_length, MAX_NAME_LENGTH)
     tidied = [tidy_name(text) for text in names]
     keys = [name_key(name) for name in tidied if name]
     problems: list[str | None] = []
-    for name in tidied:
+    for text, name in zip(names, tidied, strict=True):
         problem: str | None = None
-        if not name:
+        hidden = hidden_character(text)
+        if hidden is not None:
+            problem = f"A name can't contain {hidden}."
+        elif not name:
             pass
         elif len(name) > limit:
             problem = f"A name can't be longer than {limit} characters."
         elif _FORBIDDEN.search(name):
             problem = "A name can't contain : , or #."
-        elif name.lower() in HEADER_KEYS:
+        elif name_key(name) in HEADER_KEYS:
             problem = _header_word(name)
         elif keys.count(name_key(name)) > 1:
             problem = "Two players can't have the same name."

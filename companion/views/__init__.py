@@ -19,6 +19,8 @@ CSP = (
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
 
+HSTS = "max-age=31536000"  # a year, renewed by every answer; only with secure cookies
+
 
 # A request body gunicorn can't read as HTTP (a bad chunk size, a body cut short): it
 # surfaces where the app first reads the form, as gunicorn's own exception. Only when
@@ -71,6 +73,9 @@ def register(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if app.config.get("SESSION_COOKIE_SECURE"):
+            # Served over HTTPS only (secure cookies): browsers never try plain HTTP again.
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
         if request.endpoint == "static" and response.status_code == 200:
             # Buffer the (small) file so Flask-Compress, whose hook runs after this one,
             # gzips htmx and the CSS like any page.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 from flask import (
@@ -17,7 +18,9 @@ from werkzeug.wrappers import Response
 
 from companion import access
 from companion.forms import NewMatchForm
+from companion.matches import Match
 from companion.store import current_store
+from companion.views.share import share_url
 from engine import EngineError
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.names import TYPED_NAME_LENGTH
@@ -32,10 +35,40 @@ bp = Blueprint("main", __name__)
 def home() -> str:
     # Only the matches this phone created or opened a link to: ids are not for listing.
     matches = current_store().matches(access.this_phone())
+    access.keep_only({m.id for m in matches})  # the rest can never be opened again
     access.renew()
     playing = [m for m in matches if m.status != "match_over"]
     finished = [m for m in matches if m.status == "match_over"]
-    return render_template("home.html", playing=playing, finished=finished)
+    return render_template(
+        "home.html",
+        playing=playing,
+        finished=finished,
+        forgotten_next=forgotten_next(access.this_phone(), matches),
+        remembered=access.REMEMBERED,
+    )
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """The match a phone that holds the most it remembers forgets next, and the link
+    that brings it back (the editor link only to an editor: it is a secret)."""
+
+    match: Match
+    role: access.Role
+    link: str
+
+
+def forgotten_next(phone: access.Phone, matches: list[Match]) -> Forgotten | None:
+    if not phone.is_full():
+        return None
+    by_id = {m.id: m for m in matches}
+    oldest = by_id.get(phone.match_ids()[0])
+    if oldest is None:
+        return None
+    role = phone.role(oldest)
+    if role == "editor":
+        return Forgotten(oldest, role, share_url("share.join", token=oldest.editor_token))
+    return Forgotten(oldest, "viewer", share_url("share.watch", token=oldest.viewer_token))
 
 
 @bp.get("/favicon.ico")

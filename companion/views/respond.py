@@ -74,6 +74,7 @@ def render_table(
         quick=table.match.mode == "quick",
     )
     if not htmx:
+        access.opened(table.match.id)  # a use: this phone forgets it last
         access.renew()
 
     def at(**args: Any) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from flask import Blueprint, render_template
 from werkzeug.wrappers import Response
 
-from companion.access import this_phone
+from companion.access import opened, this_phone
 from companion.forms import RevealForm
 from companion.store import current_store
 from companion.views.respond import answer, render_table
@@ -110,6 +110,7 @@ def short_names(names: list[str], shortest: int = 3, longest: int = 5) -> list[s
 @bp.get("/<match_id>/scores")
 def board(match_id: str) -> str:
     table = current_store().table(match_id, this_phone())
+    opened(table.match.id)  # a use: this phone forgets it last
     state = table.state
     lines, ticks, target_y = chart(state)
     target = state.rules.target

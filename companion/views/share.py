@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -14,6 +26,19 @@ from companion import access
 from companion.store import current_store
 
 bp = Blueprint("share", __name__)
+P = ParamSpec("P")
+
+
+def no_store(view: Callable[P, object]) -> Callable[P, Response]:
+    """Answers that show or carry a link's token: no browser or proxy keeps a copy."""
+
+    @wraps(view)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> Response:
+        response = make_response(view(*args, **kwargs))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return wrapped
 
 
 def link_base() -> str:
@@ -51,6 +76,7 @@ def qr_svg(url: str) -> Markup | None:
 
 
 @bp.get("/m/<match_id>/share")
+@no_store
 def panel(match_id: str) -> str:
     phone = access.this_phone()
     match = current_store().match(match_id, phone)
@@ -103,10 +129,12 @@ def _open(token: str, kind: access.Role) -> Response:
 
 
 @bp.get("/j/<token>")
+@no_store
 def join(token: str) -> Response:
     return _open(token, "editor")
 
 
 @bp.get("/v/<token>")
+@no_store
 def watch(token: str) -> Response:
     return _open(token, "viewer")
