@@ -103,13 +103,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     compress.init_app(app)
 
     from companion.games import MAX_LINES, GameCache
-    from companion.store import Store
+    from companion.store import MAX_MATCH_LINES, Store, max_match_lines
     from companion.table_view import face
     from companion.views import register
     from engine import DECK_SIZE, KNOCKOUT_POINTS, Color
 
     # The games this process rebuilt from the matches' logs (one cache per app).
-    app.extensions["store"] = Store(db, GameCache(app.config.get("GAME_CACHE_LINES", MAX_LINES)))
+    app.extensions["store"] = Store(
+        db,
+        GameCache(app.config.get("GAME_CACHE_LINES", MAX_LINES)),
+        max_lines=max_match_lines(app.config.get("MAX_MATCH_LINES", MAX_MATCH_LINES)),
+    )
 
     app.jinja_env.globals.update(
         face=face,
@@ -119,6 +123,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
     )
     register(app)
+    # Limits on work: requests per client address (companion/limits.py).
+    from companion.limits import init_limits
+
+    init_limits(app)
 
     if app.config["AUTO_MIGRATE"]:
         upgrade_database(app, instance)

@@ -20,6 +20,14 @@ from tests.databases import postgres_url, reset_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# The suites create many matches and record fast from one address: the limiter runs,
+# at rates no test reaches (production's defaults: companion/limits.py).
+TEST_RATE_LIMITS = {
+    "COMPANION_RATELIMIT_NEW_MATCH": "100000 per minute",
+    "COMPANION_RATELIMIT_IMPORT": "100000 per minute",
+    "COMPANION_RATELIMIT_WRITE": "100000 per minute",
+}
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -40,6 +48,7 @@ class Gunicorn:
             "BIND": f"127.0.0.1:{self.port}",
             "WEB_CONCURRENCY": "2",
             "ACCESS_LOG": "",
+            **TEST_RATE_LIMITS,
         }
         if url := postgres_url():
             self.env["DATABASE_URL"] = url

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 from companion import access
 from companion.extensions import htmx
 from companion.matches import Table
-from companion.store import AlreadyDone, MovedOn, Recorded, Refused, Undone
+from companion.store import AlreadyDone, Full, MovedOn, Recorded, Refused, Undone
 from companion.table_view import PLAYABLE, TAB_KEYS, TableView
 from engine import DECK_SIZE, Card, EngineError, NotationError, say
 
@@ -44,10 +44,16 @@ def screen_args(table: Table) -> tuple[dict[str, str], bool]:
 
 
 def render_table(
-    table: Table, *, error: EngineError | None = None, notice: str | None = None, status: int = 200
+    table: Table,
+    *,
+    error: EngineError | None = None,
+    notice: str | None = None,
+    full: str | None = None,
+    status: int = 200,
 ) -> tuple[str, int]:
     """The table page, or its fragment for htmx, with what the screen had open (the
-    query's UI arguments) when it was opened on this very table."""
+    query's UI arguments) when it was opened on this very table. `full`: why nothing
+    more can be recorded (the match holds as many lines as a match may)."""
     ui, closed = screen_args(table)
     if closed and notice is None:
         notice = STALE
@@ -91,6 +97,7 @@ def render_table(
             can_edit=access.this_phone().role(table.match) == "editor",
             error=error,
             notice=notice,
+            full=full,
             at=at,
             ui=ui,
         ),
@@ -99,7 +106,7 @@ def render_table(
 
 
 def answer(
-    outcome: Recorded | Undone | AlreadyDone | MovedOn | Refused,
+    outcome: Recorded | Undone | AlreadyDone | MovedOn | Refused | Full,
     match_id: str,
     moved_on: str = MOVED_ON,
 ) -> Response | tuple[str, int]:
@@ -114,6 +121,8 @@ def answer(
             return render_table(table, notice=moved_on, status=409)
         case Refused(table=table, error=error):
             return render_table(table, error=error, status=422)
+        case Full(table=table):
+            return render_table(table, full=outcome.message, status=422)
 
 
 def after_change(match_id: str, notice: str | None = None) -> Response:

@@ -12,6 +12,9 @@ from companion.views.respond import form_problems
 
 bp = Blueprint("transfer", __name__)
 
+# A file of up to 1 MB: 10,000 lines (MAX_MATCH_LINES) of about 10 bytes each are 100 kB,
+# so this leaves room for long names; the request itself may be 2 MB (MAX_CONTENT_LENGTH:
+# this file and as much pasted text).
 MAX_RECORD_BYTES = 1_000_000
 
 
@@ -54,4 +57,5 @@ def import_record() -> Redirect | tuple[str, int]:
     elif form.errors:
         problem = "The form was incomplete: " + form_problems(form.errors)
     status = 422 if problem else 200
-    return render_template("import.html", form=form, problem=problem), status
+    limits = {"max_lines": current_store().max_lines, "max_bytes": MAX_RECORD_BYTES}
+    return render_template("import.html", form=form, problem=problem, **limits), status

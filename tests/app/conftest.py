@@ -25,6 +25,9 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
             "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path}/t.db",
             "TESTING": True,
             "SECRET_KEY": "test",
+            # The suites create many matches from one address: the rate limits are off
+            # here, and on in the tests of the limits (test_limits.py).
+            "RATELIMIT_ENABLED": False,
             **config,
         }
     )

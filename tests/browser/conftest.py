@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from tests.databases import postgres_url, reset_postgres
+from tests.servers import TEST_RATE_LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -69,7 +70,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`python -m companion` on a free port with its own SQLite database."""
     instance = tmp_path_factory.mktemp("instance")
     port = free_port()
-    env = {**os.environ, "COMPANION_INSTANCE": str(instance)}
+    env = {**os.environ, "COMPANION_INSTANCE": str(instance), **TEST_RATE_LIMITS}
     env.pop("DATABASE_URL", None)
     if url := postgres_url():
         reset_postgres(url)

@@ -1,0 +1,105 @@
+"""Limits on the work one client can ask of the server: requests per client address.
+
+Creating a match, importing a record and writing to a match (a line, an undo, a reveal,
+new links) are rate-limited per client address with Flask-Limiter, at rates a real
+table never reaches (six phones behind one home router recording a fast game, a family
+starting several matches in an evening) but a script does. Reads (the table, its 1.5 s
+poll, static files, /healthz) are never limited. The limit on lines per match is the
+store's (`Store.max_lines`, `MAX_MATCH_LINES`).
+
+Settings (docs/OPERATIONS.md), from the environment with the COMPANION_ prefix:
+RATELIMIT_NEW_MATCH, RATELIMIT_IMPORT, RATELIMIT_WRITE (Flask-Limiter's rate strings,
+"10 per minute; 60 per hour"), RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI (memory:// by
+default: each process counts on its own; redis://... to count across processes and
+hosts).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, current_app, render_template
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+from companion.extensions import htmx
+
+DEFAULTS = {
+    # A family starts a few matches in an evening; a script started 693 in 10 s.
+    "RATELIMIT_NEW_MATCH": "10 per minute; 60 per hour",
+    # An import replays the whole record (up to MAX_MATCH_LINES lines, about 0.4 s).
+    "RATELIMIT_IMPORT": "10 per minute; 60 per hour",
+    # Every write to any match, one budget: a fast table records a line every few
+    # seconds, whichever of its six phones taps; several tables behind one router (a
+    # cafe) still fit. A script wrote hundreds a second.
+    "RATELIMIT_WRITE": "240 per minute",
+    # One process's memory: nothing to install (each gunicorn worker counts on its own).
+    "RATELIMIT_STORAGE_URI": "memory://",
+}
+
+# Each limit: its setting, the endpoints it covers (POST only: a form's page is a read),
+# and what a client that reached it did too often. The write limit is one budget
+# shared by its endpoints.
+LIMITS = (
+    ("RATELIMIT_NEW_MATCH", ("main.new_match",), "new matches"),
+    ("RATELIMIT_IMPORT", ("transfer.import_record",), "imports"),
+    (
+        "RATELIMIT_WRITE",
+        ("table.record_line", "table.undo", "scores.reveal", "share.renew"),
+        "plays and changes",
+    ),
+)
+NOT_DONE = {"plays and changes": " This one was not recorded."}
+
+
+def init_limits(app: Flask) -> Limiter:
+    """The app's limiter (kept in app.extensions["rate_limiter"]), its limits on the
+    views `register` added, and its 429 page. Behind a proxy (BEHIND_PROXY), ProxyFix
+    has put the real client's address in the request, so each client counts apart."""
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    limiter = Limiter(key_func=get_remote_address)
+    limiter.init_app(app)
+    app.extensions["rate_limiter"] = limiter
+    for setting, endpoints, what in LIMITS:
+        value = str(app.config[setting])
+        if len(endpoints) == 1:
+            limit = limiter.limit(value, methods=["POST"], error_message=what)
+        else:
+            limit = limiter.shared_limit(
+                value, scope=setting.lower(), methods=["POST"], error_message=what
+            )
+        for endpoint in endpoints:
+            view: Callable[..., Any] = app.view_functions[endpoint]
+            app.view_functions[endpoint] = limit(view)
+    app.register_error_handler(RateLimitExceeded, too_many)
+    return limiter
+
+
+def too_many(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
+    """429 with a sentence and Retry-After; to htmx, a notice put on top of the table
+    (the table stays as it is: nothing was recorded)."""
+    limiter: Limiter = current_app.extensions["rate_limiter"]
+    breached = limiter.current_limit
+    reset_at = breached.window.reset_time if breached is not None else time.time() + 60
+    wait = max(1, math.ceil(reset_at - time.time()))  # seconds until the window ends
+    item = error.limit.limit
+    unit = item.GRANULARITY.name
+    window = f"{'an' if unit == 'hour' else 'a'} {unit}"
+    if item.multiples != 1:
+        window = f"{item.multiples} {unit}s"
+    later = "a moment" if wait <= 90 else f"about {round(wait / 60)} minutes"
+    what = error.description or "requests"
+    message = (
+        f"Too many {what} from this address in {window}: wait {later} and try again."
+        + NOT_DONE.get(what, "")
+    )
+    headers = {"Retry-After": str(wait)}
+    if htmx:
+        headers |= {"HX-Retarget": "#table", "HX-Reswap": "afterbegin", "HX-Reselect": ".too-many"}
+        return render_template("partials/too_many.html", message=message), 429, headers
+    page = render_template("error.html", title="Too many requests", message=message)
+    return page, 429, headers
