@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, render_template
+from flask import Flask, current_app, render_template, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
@@ -63,6 +63,9 @@ def init_limits(app: Flask) -> Limiter:
         app.config.setdefault(key, value)
     limiter = Limiter(key_func=get_remote_address)
     limiter.init_app(app)
+    # Reading is never limited: a GET (the table's 1.5 s poll above all) skips the
+    # limiter's work on every request but this check.
+    limiter.request_filter(lambda: request.method in ("GET", "HEAD", "OPTIONS"))
     app.extensions["rate_limiter"] = limiter
     for setting, endpoints, what in LIMITS:
         value = str(app.config[setting])
