@@ -45,6 +45,25 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 
 
 @pytest.fixture
+def app_with(tmp_path: Path) -> Iterator[Any]:
+    """make_app with settings of the test's own (`app_with(MAX_MATCH_LINES=3)`); the
+    apps are closed afterwards."""
+    made: list[Flask] = []
+
+    def build(**config: Any) -> Flask:
+        folder = tmp_path / f"app{len(made)}"
+        folder.mkdir()
+        made.append(make_app(folder, **config))
+        return made[-1]
+
+    yield build
+    for app in made:
+        with app.app_context():
+            for engine in db.engines.values():
+                engine.dispose()
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
 

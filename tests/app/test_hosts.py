@@ -12,11 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 
-from companion.extensions import db
 from companion.inputs import trusted_hosts
-from tests.app.conftest import make_app
 from tests.app.helpers import Page, parse_html
 from tests.app.test_concurrency import Browser, create_match
 from tests.databases import postgres_url, reset_postgres
@@ -139,23 +136,6 @@ def test_share_links_carry_the_trusted_host(trusted: Gunicorn) -> None:
 
 
 # ---------------------------------------------------------------- the settings
-
-
-@pytest.fixture
-def app_with(tmp_path: Path) -> Iterator[Any]:
-    made: list[Flask] = []
-
-    def build(**config: Any) -> Flask:
-        folder = tmp_path / f"app{len(made)}"
-        folder.mkdir()
-        made.append(make_app(folder, **config))
-        return made[-1]
-
-    yield build
-    for app in made:
-        with app.app_context():
-            for engine in db.engines.values():
-                engine.dispose()
 
 
 def test_the_public_address_is_trusted_by_default(app_with: Any) -> None:

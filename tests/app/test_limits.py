@@ -3,39 +3,17 @@ requests per client address (new matches, imports, writes), answered with a sent
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from companion.extensions import db
 from companion.limits import DEFAULTS
 from companion.store import MAX_MATCH_LINES, current_store
-from tests.app.conftest import make_app
 from tests.app.helpers import Page, Tabletop
 from tests.app.test_transfer import LONG_MATCH, import_text
 
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def apps(tmp_path: Path) -> Iterator[Any]:
-    """make_app with settings of the test's own; the apps are closed afterwards."""
-    made: list[Flask] = []
-
-    def build(**config: Any) -> Flask:
-        folder = tmp_path / str(len(made))
-        folder.mkdir()
-        made.append(make_app(folder, **config))
-        return made[-1]
-
-    yield build
-    for app in made:
-        with app.app_context():
-            for engine in db.engines.values():
-                engine.dispose()
 
 
 def phone_at(app: Flask, address: str, **environ: str) -> Tabletop:
@@ -53,8 +31,8 @@ def post_new_match(phone: Tabletop) -> Page:
 # ---------------------------------------------------------------- lines per import
 
 
-def test_a_record_longer_than_a_match_is_refused_before_it_is_replayed(apps: Any) -> None:
-    app = apps(MAX_MATCH_LINES=10)
+def test_a_record_longer_than_a_match_is_refused_before_it_is_replayed(app_with: Any) -> None:
+    app = app_with(MAX_MATCH_LINES=10)
     tabletop = phone_at(app, "10.0.0.1")
     # 51 lines, every one after the second illegal: counted, not replayed.
     page = import_text(tabletop, "players: Ann, Bob\n" + "Ann: R5\n" * 50)
@@ -63,39 +41,39 @@ def test_a_record_longer_than_a_match_is_refused_before_it_is_replayed(apps: Any
     assert tabletop.match_count() == 0
 
 
-def test_a_record_whose_log_is_over_the_limit_is_refused(apps: Any) -> None:
+def test_a_record_whose_log_is_over_the_limit_is_refused(app_with: Any) -> None:
     # LONG_MATCH: players, dealer and rules, then 22 lines of log.
-    tabletop = phone_at(apps(MAX_MATCH_LINES=21), "10.0.0.1")
+    tabletop = phone_at(app_with(MAX_MATCH_LINES=21), "10.0.0.1")
     page = import_text(tabletop, LONG_MATCH)
     assert page.status == 422
     assert "This record has 25 lines; a match holds at most 21" in page.text
     assert tabletop.match_count() == 0
     # Without dealer and rules lines a record passes the count made before the replay,
     # and is refused after it.
-    tabletop = phone_at(apps(MAX_MATCH_LINES=3), "10.0.0.1")
+    tabletop = phone_at(app_with(MAX_MATCH_LINES=3), "10.0.0.1")
     page = import_text(tabletop, "players: Ann, Bob, Cy\nstart: R5\nAnn: R3\nBob: R4\nCy: R6\n")
     assert page.status == 422
     assert "This record has 5 lines; a match holds at most 3" in page.text
     assert tabletop.match_count() == 0
 
 
-def test_a_record_at_the_limit_imports(apps: Any) -> None:
-    tabletop = phone_at(apps(MAX_MATCH_LINES=22), "10.0.0.1")
+def test_a_record_at_the_limit_imports(app_with: Any) -> None:
+    tabletop = phone_at(app_with(MAX_MATCH_LINES=22), "10.0.0.1")
     page = import_text(tabletop, LONG_MATCH)
     assert page.status == 303 and page.version == 22
     assert tabletop.match_count() == 1
 
 
-def test_the_import_page_states_the_limits(apps: Any) -> None:
-    page = phone_at(apps(), "10.0.0.1").get("/import")
+def test_the_import_page_states_the_limits(app_with: Any) -> None:
+    page = phone_at(app_with(), "10.0.0.1").get("/import")
     assert f"up to {MAX_MATCH_LINES:,} lines" in page.text and "1 MB" in page.text
 
 
 # ---------------------------------------------------------------- lines per match
 
 
-def test_a_full_match_refuses_a_new_line_and_suggests_a_new_match(apps: Any) -> None:
-    tabletop = phone_at(apps(MAX_MATCH_LINES=3), "10.0.0.1")
+def test_a_full_match_refuses_a_new_line_and_suggests_a_new_match(app_with: Any) -> None:
+    tabletop = phone_at(app_with(MAX_MATCH_LINES=3), "10.0.0.1")
     match_id = tabletop.create(("Ann", "Bob", "Cy"))
     tabletop.play_lines(match_id, "start: R5", "Ann: R3", "Bob: R4")
     page = tabletop.play(match_id, "Cy: R6")
@@ -116,30 +94,30 @@ def test_a_full_match_refuses_a_new_line_and_suggests_a_new_match(apps: Any) -> 
 
 
 def test_the_lines_limit_comes_from_the_environment(
-    apps: Any, monkeypatch: pytest.MonkeyPatch
+    app_with: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COMPANION_MAX_MATCH_LINES", "7")
-    with apps().app_context():
+    with app_with().app_context():
         assert current_store().max_lines == 7
     monkeypatch.setenv("COMPANION_MAX_MATCH_LINES", "lots")
     with pytest.raises(ValueError, match="COMPANION_MAX_MATCH_LINES"):
-        apps()
+        app_with()
 
 
 # ---------------------------------------------------------------- requests per client
 
 
-def test_production_defaults_limit_new_matches(apps: Any) -> None:
+def test_production_defaults_limit_new_matches(app_with: Any) -> None:
     """The finding: 693 new matches in 10 s from one client, never a 429."""
-    app = apps(RATELIMIT_ENABLED=True)
+    app = app_with(RATELIMIT_ENABLED=True)
     assert {key: app.config[key] for key in DEFAULTS} == DEFAULTS
     phone = phone_at(app, "10.0.0.1")
     answers = [post_new_match(phone).status for _ in range(11)]
     assert answers == [303] * 10 + [429]
 
 
-def test_too_many_new_matches_from_one_address(apps: Any) -> None:
-    app = apps(RATELIMIT_ENABLED=True, RATELIMIT_NEW_MATCH="2 per minute")
+def test_too_many_new_matches_from_one_address(app_with: Any) -> None:
+    app = app_with(RATELIMIT_ENABLED=True, RATELIMIT_NEW_MATCH="2 per minute")
     phone, other = phone_at(app, "10.0.0.1"), phone_at(app, "10.0.0.2")
     assert [post_new_match(phone).status for _ in range(2)] == [303, 303]
     page = post_new_match(phone)
@@ -156,8 +134,8 @@ def test_too_many_new_matches_from_one_address(apps: Any) -> None:
     assert post_new_match(other).status == 303
 
 
-def test_too_many_imports_from_one_address(apps: Any) -> None:
-    app = apps(RATELIMIT_ENABLED=True, RATELIMIT_IMPORT="1 per hour")
+def test_too_many_imports_from_one_address(app_with: Any) -> None:
+    app = app_with(RATELIMIT_ENABLED=True, RATELIMIT_IMPORT="1 per hour")
     phone = phone_at(app, "10.0.0.1")
     assert import_text(phone, LONG_MATCH).status == 303
     page = import_text(phone, LONG_MATCH)
@@ -167,8 +145,8 @@ def test_too_many_imports_from_one_address(apps: Any) -> None:
     assert import_text(phone_at(app, "10.0.0.2"), LONG_MATCH).status == 303
 
 
-def test_writes_share_one_limit_and_reads_are_free(apps: Any) -> None:
-    app = apps(RATELIMIT_ENABLED=True, RATELIMIT_WRITE="3 per minute")
+def test_writes_share_one_limit_and_reads_are_free(app_with: Any) -> None:
+    app = app_with(RATELIMIT_ENABLED=True, RATELIMIT_WRITE="3 per minute")
     phone = phone_at(app, "10.0.0.1")
     match_id = phone.create(("Ann", "Bob", "Cy"))
     phone.play_lines(match_id, "start: R5", "Ann: R3")
@@ -185,8 +163,8 @@ def test_writes_share_one_limit_and_reads_are_free(apps: Any) -> None:
     assert phone.client.get("/healthz").status_code == 200
 
 
-def test_too_many_writes_to_htmx_is_a_notice_on_the_table(apps: Any) -> None:
-    app = apps(RATELIMIT_ENABLED=True, RATELIMIT_WRITE="1 per minute")
+def test_too_many_writes_to_htmx_is_a_notice_on_the_table(app_with: Any) -> None:
+    app = app_with(RATELIMIT_ENABLED=True, RATELIMIT_WRITE="1 per minute")
     phone = phone_at(app, "10.0.0.1")
     match_id = phone.create(("Ann", "Bob", "Cy"))
     phone.play_lines(match_id, "start: R5")
@@ -203,10 +181,10 @@ def test_too_many_writes_to_htmx_is_a_notice_on_the_table(apps: Any) -> None:
     assert answer.headers["HX-Reselect"] == ".too-many"
 
 
-def test_behind_a_proxy_each_client_counts_apart(apps: Any) -> None:
+def test_behind_a_proxy_each_client_counts_apart(app_with: Any) -> None:
     """ProxyFix puts the real client's address in the request: the limiter keys on it,
     not on the proxy's."""
-    app = apps(RATELIMIT_ENABLED=True, RATELIMIT_NEW_MATCH="1 per minute", BEHIND_PROXY=True)
+    app = app_with(RATELIMIT_ENABLED=True, RATELIMIT_NEW_MATCH="1 per minute", BEHIND_PROXY=True)
     ann = phone_at(app, "127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.7")
     bob = phone_at(app, "127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.9")
     assert post_new_match(ann).status == 303
@@ -214,9 +192,9 @@ def test_behind_a_proxy_each_client_counts_apart(apps: Any) -> None:
     assert post_new_match(bob).status == 303
 
 
-def test_the_limits_can_be_raised_or_switched_off(apps: Any) -> None:
-    raised = apps(RATELIMIT_ENABLED=True, RATELIMIT_NEW_MATCH="100 per minute")
-    switched_off = apps(RATELIMIT_ENABLED=False, RATELIMIT_NEW_MATCH="1 per minute")
+def test_the_limits_can_be_raised_or_switched_off(app_with: Any) -> None:
+    raised = app_with(RATELIMIT_ENABLED=True, RATELIMIT_NEW_MATCH="100 per minute")
+    switched_off = app_with(RATELIMIT_ENABLED=False, RATELIMIT_NEW_MATCH="1 per minute")
     for app in (raised, switched_off):
         phone = phone_at(app, "10.0.0.1")
         assert [post_new_match(phone).status for _ in range(12)] == [303] * 12

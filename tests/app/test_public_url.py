@@ -3,37 +3,15 @@ address the phone opened; a warning when that address is this machine's loopback
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from companion.extensions import db
 from companion.views.share import qr_svg
-from tests.app.conftest import make_app
 from tests.app.helpers import Page, phone, share_tokens
 
 WARNING = "Other phones can't open these links."
-
-
-@pytest.fixture
-def app_with(tmp_path: Path) -> Iterator[Any]:
-    """make_app with settings of the test's own; the apps are closed afterwards."""
-    made: list[Flask] = []
-
-    def build(**config: Any) -> Flask:
-        folder = tmp_path / f"app{len(made)}"
-        folder.mkdir()
-        made.append(make_app(folder, **config))
-        return made[-1]
-
-    yield build
-    for app in made:
-        with app.app_context():
-            for engine in db.engines.values():
-                engine.dispose()
 
 
 def share_page(app: Flask, base_url: str = "http://localhost") -> tuple[Page, str, str]:
