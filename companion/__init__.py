@@ -123,6 +123,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
     )
     register(app)
+    # The table's language, for the app and the engine (companion/languages.py).
+    from companion.languages import init_languages
+
+    init_languages(app)
     # Limits on work: requests per client address (companion/limits.py).
     from companion.limits import init_limits
 

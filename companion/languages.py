@@ -1,0 +1,114 @@
+"""The table's language: Flask-Babel for the app, the engine's gettext for its sentences.
+
+Both read the catalogs under engine/locale. A request speaks the language chosen on
+this phone (kept in the session), else the best of the browser's Accept-Language,
+else English; the engine is told the same for the length of the request.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import Babel, get_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.wrappers import Response as Redirect
+
+from engine.i18n import (
+    LANGUAGES,
+    LOCALE_DIR,
+    SOURCE_LANGUAGE,
+    current_language,
+    reset_language,
+    use_language,
+)
+
+bp = Blueprint("languages", __name__)
+
+
+def init_languages(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(LOCALE_DIR))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", SOURCE_LANGUAGE)
+    app.extensions["languages"] = Babel(app, locale_selector=chosen_language)
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(
+        languages=LANGUAGES, html_lang=html_lang, current_language=current_language
+    )
+
+    @app.before_request
+    def speak_the_tables_language() -> None:
+        g.engine_language = use_language(chosen_language())
+
+    @app.teardown_request
+    def stop_speaking(error: BaseException | None) -> None:
+        token = g.pop("engine_language", None)
+        if token is not None:
+            reset_language(token)
+
+    @app.after_request
+    def vary_by_language(response: Response) -> Response:
+        if response.mimetype == "text/html":
+            response.vary.add("Accept-Language")
+        return response
+
+
+def chosen_language() -> str:
+    """The phone's choice, else the browser's first language we ship, else English."""
+    chosen = session.get("language")
+    if chosen in LANGUAGES:
+        return str(chosen)
+    return browser_language(request.accept_languages)
+
+
+def browser_language(accepted: LanguageAccept) -> str:
+    """The first accepted language we ship, in the browser's order: "fr-CA" is French
+    even when English comes after it; "pt" is Brazilian Portuguese."""
+    for value, _quality in accepted:
+        match = LanguageAccept([(value, 1)]).best_match(list(LANGUAGES))
+        if match is not None:
+            return match
+    return SOURCE_LANGUAGE
+
+
+def html_lang() -> str:
+    """The page's lang attribute: "pt-BR" for pt_BR."""
+    return str(get_locale() or SOURCE_LANGUAGE).replace("_", "-")
+
+
+@bp.get("/language")
+def page() -> str:
+    """The five languages, each a button; "next" is the page to go back to."""
+    return render_template(
+        "language.html",
+        current=str(get_locale()),
+        back=local_path(request.args.get("next", "")) or url_for("main.home"),
+    )
+
+
+@bp.post("/language")
+def choose() -> Redirect:
+    """Keep the language picked on this phone, then back to the page it was picked on."""
+    code = request.form.get("language", "")
+    if code in LANGUAGES:
+        session["language"] = code
+    else:
+        session.pop("language", None)  # "the browser's language"
+    return redirect(local_path(request.form.get("next", "")) or url_for("main.home"), 303)
+
+
+def local_path(value: str) -> str | None:
+    """A path on this site to go back to, never another site's address."""
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc or not value.startswith("/") or value.startswith(("//", "/\\")):
+        return None
+    return value
