@@ -70,26 +70,11 @@ LOAD_ARGS ?=
 load: $(STAMP) $(HTMX)
 	$(PY) -m bench.load $(LOAD_ARGS)
 
-# The catalogs (engine/locale): every translatable sentence of the engine, the app and
-# the templates gathered into messages.pot, merged into each language's messages.po
-# (translators fill those in), then compiled to the .mo files the app and the engine
-# read (committed, so a checkout speaks every language at once). The test suite fails
-# on a sentence missing from a catalog (tests/test_catalogs.py).
-LOCALES := engine/locale
-LANGUAGES := es pt_BR fr de
+# The catalogs (engine/locale): extracted, merged into each language's messages.po
+# (translators fill those in) and compiled; see scripts/catalogs.py. The test suite
+# fails on a sentence missing from a catalog (tests/test_catalogs.py).
 messages: $(STAMP)
-	$(VENV)/bin/pybabel extract --no-location --sort-output -F babel.cfg \
-		-k N_ -k lazy_gettext -k lazy_ngettext:1,2 --project "No Mercy Companion" \
-		-o $(LOCALES)/messages.pot .
-	for lang in $(LANGUAGES); do \
-		if [ -f $(LOCALES)/$$lang/LC_MESSAGES/messages.po ]; then \
-			$(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete \
-				-i $(LOCALES)/messages.pot -d $(LOCALES) -l $$lang; \
-		else \
-			$(VENV)/bin/pybabel init -i $(LOCALES)/messages.pot -d $(LOCALES) -l $$lang; \
-		fi; \
-	done
-	$(VENV)/bin/pybabel compile --use-fuzzy -d $(LOCALES)
+	$(PY) scripts/catalogs.py
 
 clean:
 	rm -rf $(VENV) build static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import markdown
@@ -18,10 +19,11 @@ from companion import ROOT, access
 from companion.forms import options
 from engine import ALL_CARDS, OPTIONS, Card, Color, EngineError, HouseRules
 from engine.desk import Ruling, position, rule_on
+from engine.i18n import LANGUAGES, SOURCE_LANGUAGE, current_language
 
 bp = Blueprint("rules", __name__)
 
-RULES_FILE = ROOT / "docs" / "RULES.md"
+RULES_FILE = ROOT / "docs" / "RULES.md"  # English; each other language: docs/RULES.<code>.md
 RULE_ID = re.compile(r"\[([a-z-]+)\]\s*$")
 
 
@@ -47,13 +49,19 @@ def _sections(tokens: list[dict[str, Any]]) -> tuple[Section, ...]:
     )
 
 
-@lru_cache(maxsize=1)
-def rules_html() -> tuple[Markup, tuple[Section, ...]]:
+def rules_file(language: str) -> Path:
+    """The rules in `language` (the shipped languages each have theirs), else English."""
+    translated = RULES_FILE.with_suffix(f".{language}.md")
+    return translated if language != SOURCE_LANGUAGE and translated.exists() else RULES_FILE
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def rules_html(language: str = SOURCE_LANGUAGE) -> tuple[Markup, tuple[Section, ...]]:
     """The page's HTML, and its sections below the title (the document's one h1)."""
     md = markdown.Markdown(
         extensions=["tables", "toc"], extension_configs={"toc": {"slugify": _anchor}}
     )
-    html = md.convert(RULES_FILE.read_text(encoding="utf-8"))
+    html = md.convert(rules_file(language).read_text(encoding="utf-8"))
     sections = _sections(md.toc_tokens)  # type: ignore[attr-defined]
     while len(sections) == 1 and sections[0].subsections:
         sections = sections[0].subsections
@@ -121,7 +129,7 @@ def page() -> str:
             problem = error.message
     elif asked:
         problem = "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items())
-    html, sections = rules_html()
+    html, sections = rules_html(current_language())
     return render_template(
         "rules.html",
         rules=html,
