@@ -111,6 +111,25 @@ def test_an_undo_that_got_no_answer_undoes_once(small_phone: Page, how: str) -> 
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
+def test_a_reveal_whose_answer_was_lost_counts_once(small_phone: Page) -> None:
+    page = small_phone
+    t = Table(page, page.base_url)  # type: ignore[attr-defined]
+    url = t.import_record(RECORD + "Bob: has 3\nAnn: has 1\nAnn: R3\n")
+    before = lines(page, url)
+    form = page.locator("form.reveal", has_text="Bob reveals")
+    form.locator("details.reveal-codes summary").click()
+    form.locator('input[name="cards"]').fill("R1 R2 G7")
+
+    restore = cut(page, "answer lost", "/reveal")
+    form.get_by_role("button", name="Record Bob's cards").click()
+    not_sent(page, "Record Bob's cards")
+    restore()
+    expect(page.locator("form.reveal", has_text="Bob reveals")).to_have_count(0)  # live
+    send_again(page)
+    assert len(lines(page, url)) == len(before) + 1
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
 def test_a_reload_keeps_the_offer_and_sends_nothing(small_phone: Page) -> None:
     page = small_phone
     t, url = open_table(page)
