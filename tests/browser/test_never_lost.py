@@ -70,7 +70,8 @@ def test_a_play_that_got_no_answer_is_sent_again_once(small_phone: Page, how: st
     restore = cut(page, how, "/line")
     page.locator('.keyboard [aria-label="Red 4"]').click()
     not_sent(page, "Red 4")
-    restore()
+    with page.expect_response(lambda r: "/live" in r.url and r.ok):  # the poll goes on
+        restore()
     if how == "answer lost":  # it did arrive: the live table catches up by itself
         expect(page.locator("#table")).to_have_attribute("data-version", str(version + 1))
         t.expect_turn("Bob")
