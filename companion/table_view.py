@@ -12,7 +12,9 @@ from functools import cached_property
 from companion.matches import Table
 from engine import (
     ALL_CARDS,
+    ActionLine,
     Card,
+    Catch,
     Color,
     Face,
     Legal,
@@ -97,6 +99,10 @@ EVENT_KINDS = {
     HandScored: "celebration",
     MatchWon: "celebration",
 }
+# What a phone feels when the newest line arrives (static/pocket.js vibrates once per new
+# line): the engine's events of that line, by kind; a catch and a hand's end come from
+# the line itself and the states around it.
+FELT_EVENTS = {KnockedOut: "knockout", UnoWindow: "uno"}
 
 
 @dataclass(frozen=True)
@@ -204,6 +210,21 @@ class TableView:
             if not (isinstance(event, UnoWindow) and event.player in callers)
             and not isinstance(event, HandWon)
         ]
+
+    @property
+    def felt(self) -> tuple[str, ...]:
+        """The kinds of what the newest line did that a phone should feel: "knockout",
+        "uno" (a window opened on someone), "catch", "hand" (the hand ended); () for a
+        line that did none of these, or no line yet."""
+        step = self.table.last_step
+        if step is None:
+            return ()
+        kinds = [FELT_EVENTS[type(e)] for e in step.after.events if type(e) in FELT_EVENTS]
+        if isinstance(step.line, ActionLine) and isinstance(step.line.action, Catch):
+            kinds.append("catch")
+        if step.before.status == "playing" and step.after.status != "playing":
+            kinds.append("hand")
+        return tuple(dict.fromkeys(kinds))
 
     @property
     def next_player(self) -> str | None:

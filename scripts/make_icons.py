@@ -24,6 +24,9 @@ ACCENT = "#6a1b9a"  # the icon's own background: fills the corners where none ma
 # file, size, corners filled (iOS shows a transparent corner as black)
 PNGS = [("icon-192.png", 192, False), ("icon-512.png", 512, False)]
 APPLE = ("apple-touch-icon.png", 180, True)
+# Android's adaptive icon (the manifest's "maskable"): the drawing inside the middle 80%
+# (the circle a launcher's mask always keeps), on the accent to the edges.
+MASKABLE = ("icon-maskable-512.png", 512)
 ICO_SIZES = (16, 32, 48)
 
 
@@ -38,6 +41,19 @@ def render(page: Page, size: int, filled: bool) -> bytes:
     )
     page.wait_for_load_state()
     return page.screenshot(omit_background=not filled, type="png")
+
+
+def render_maskable(page: Page, size: int) -> bytes:
+    data = base64.b64encode(SVG.read_bytes()).decode()
+    inner = round(size * 0.8)
+    page.set_viewport_size({"width": size, "height": size})
+    page.set_content(
+        f'<body style="margin:0;background:{ACCENT};display:grid;place-items:center;'
+        f'height:{size}px"><img src="data:image/svg+xml;base64,{data}" width="{inner}" '
+        f'height="{inner}" style="display:block"></body>'
+    )
+    page.wait_for_load_state()
+    return page.screenshot(type="png")
 
 
 def ico(pngs: list[tuple[int, bytes]]) -> bytes:
@@ -66,6 +82,9 @@ def main() -> None:
         for name, size, filled in [*PNGS, APPLE]:
             (STATIC / name).write_bytes(render(page, size, filled))
             print(f"static/{name}: {size}x{size}")
+        name, size = MASKABLE
+        (STATIC / name).write_bytes(render_maskable(page, size))
+        print(f"static/{name}: {size}x{size}, maskable")
         images = [(size, render(page, size, False)) for size in ICO_SIZES]
         (STATIC / "favicon.ico").write_bytes(ico(images))
         print(f"static/favicon.ico: {', '.join(f'{s}x{s}' for s in ICO_SIZES)}")

@@ -50,6 +50,10 @@ def register(app: Flask) -> None:
 
     for module in (main, table, scores, rules, transfer, share, log):
         app.register_blueprint(module.bp)
+    # The manifest, the service worker and its offline page (companion/views/pwa.py).
+    from companion.views import pwa
+
+    app.register_blueprint(pwa.bp)
 
     app.register_error_handler(NotAllowed, forbidden_page)
 

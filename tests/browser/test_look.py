@@ -84,6 +84,7 @@ def screens(t: Table, base: str) -> list[tuple[str, Callable[[], None]]]:
         ("desk", lambda: page.goto(base + "/rules?top=W%2B6&color=G&stack=6&card=R%2B4")),
         ("import", lambda: page.goto(base + "/import")),
         ("not-found", lambda: page.goto(base + "/m/nothing-here")),
+        ("offline", lambda: page.goto(base + "/offline")),
     ]
 
 
