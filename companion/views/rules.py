@@ -133,7 +133,7 @@ def page() -> str:
         except EngineError as error:
             problem = error.message
     elif asked:
-        problem = "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items())
+        problem = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in form.errors.items())
     html, sections = rules_html()
     return render_template(
         "rules.html",
