@@ -126,7 +126,8 @@ def too_many_sentence(what: str, window: str, wait: int) -> str:
     if what == "new matches":
         return str(
             _(
-                "Too many new matches from this address in %(window)s: wait %(later)s and try again.",
+                "Too many new matches from this address in %(window)s: wait %(later)s and "
+                "try again.",
                 window=window,
                 later=later,
             )
