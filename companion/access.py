@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from flask import render_template, request, session
+from flask_babel import gettext as _
 from werkzeug.exceptions import Forbidden
 
 from companion.matches import Match
@@ -62,16 +63,20 @@ class Phone:
             return have
         if have == "viewer":
             raise NotAllowed(
-                "This phone can only watch",
-                "It opened the viewer link of this match, so it can't record plays, undo "
-                "or score. Nothing was recorded. To record, open the editor link (ask a "
-                "player who has it: it is in the Share panel).",
+                _("This phone can only watch"),
+                _(
+                    "It opened the viewer link of this match, so it can't record plays, undo "
+                    "or score. Nothing was recorded. To record, open the editor link (ask a "
+                    "player who has it: it is in the Share panel)."
+                ),
             )
         raise NotAllowed(
-            "You need this match's link",
-            "Matches are open to the phones that created them or opened one of their "
-            "share links. Ask someone at the table for the link or QR code (Share panel). "
-            "If you had access before, the links may have been renewed.",
+            _("You need this match's link"),
+            _(
+                "Matches are open to the phones that created them or opened one of their "
+                "share links. Ask someone at the table for the link or QR code (Share panel). "
+                "If you had access before, the links may have been renewed."
+            ),
         )
 
     def match_ids(self) -> list[str]:

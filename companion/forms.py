@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from flask_babel import LazyString, lazy_gettext
+from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -55,67 +57,94 @@ def options(pairs: Iterable[tuple[str, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def _explain(option: str) -> str:
-    return OPTIONS[option].explanation
+def _explain(option: str) -> LazyString:
+    """A house rule's explanation (the engine's sentence), in the language of the page
+    it is shown on."""
+    return LazyString(lambda: _(OPTIONS[option].explanation))
+
+
+FROM_TO = lazy_gettext("From %(min)s to %(max)s.")
 
 
 class NewMatchForm(FlaskForm):  # type: ignore[misc]
     players = FieldList(
-        StringField("Name"),  # checked by the engine's name rules (validate)
+        StringField(lazy_gettext("Name")),  # checked by the engine's name rules (validate)
         min_entries=MAX_PLAYERS,
         max_entries=MAX_PLAYERS,
     )
     # A radio beside each name row ("1".."6"); "last", what a form with none ticked
     # posts, is the last name listed.
     dealer = RadioField(
-        "Deals",
-        choices=options([("last", "The last player listed")])
-        + options((str(i), f"Player {i}") for i in range(1, MAX_PLAYERS + 1)),
+        lazy_gettext("Deals"),
+        choices=options([("last", lazy_gettext("The last player listed"))])
+        + options(
+            (str(i), lazy_gettext("Player %(num)s", num=i)) for i in range(1, MAX_PLAYERS + 1)
+        ),
         default="last",
-        description="The player after the dealer, clockwise, plays first.",
+        description=lazy_gettext("The player after the dealer, clockwise, plays first."),
     )
     mode = RadioField(
-        "Mode", choices=options(MODES.items()), default="referee", validators=[DataRequired()]
+        lazy_gettext("Mode"),
+        choices=options((mode, lazy_gettext(label)) for mode, label in MODES.items()),
+        default="referee",
+        validators=[DataRequired()],
     )
     stack = RadioField(
-        "Stacking",
+        lazy_gettext("Stacking"),
         choices=options(
-            [("last", "At least the last Draw card (official)"), ("sum", "At least the total")]
+            [
+                ("last", lazy_gettext("At least the last Draw card (official)")),
+                ("sum", lazy_gettext("At least the total")),
+            ]
         ),
         default="last",
         description=_explain("stack"),
     )
     draw = RadioField(
-        "Drawing",
-        choices=options([("until", "Draw until playable (official)"), ("one", "Draw one")]),
+        lazy_gettext("Drawing"),
+        choices=options(
+            [
+                ("until", lazy_gettext("Draw until playable (official)")),
+                ("one", lazy_gettext("Draw one")),
+            ]
+        ),
         default="until",
         description=_explain("draw"),
     )
-    mercy_on = BooleanField("Mercy rule", default=True, description=_explain("mercy"))
+    mercy_on = BooleanField(lazy_gettext("Mercy rule"), default=True, description=_explain("mercy"))
     mercy = IntegerField(
-        "Mercy limit",
+        lazy_gettext("Mercy limit"),
         default=OFFICIAL.mercy,
         validators=[
             Optional(),
-            NumberRange(MERCY_RANGE.start, MERCY_RANGE.stop - 1, "From %(min)s to %(max)s cards."),
+            NumberRange(
+                MERCY_RANGE.start,
+                MERCY_RANGE.stop - 1,
+                lazy_gettext("From %(min)s to %(max)s cards."),
+            ),
         ],
     )
-    final_draw = BooleanField("Final draw", default=False, description=_explain("final_draw"))
-    seven = BooleanField("7 swaps hands", default=True, description=_explain("seven"))
-    zero = BooleanField("0 passes hands", default=True, description=_explain("zero"))
+    final_draw = BooleanField(
+        lazy_gettext("Final draw"), default=False, description=_explain("final_draw")
+    )
+    seven = BooleanField(lazy_gettext("7 swaps hands"), default=True, description=_explain("seven"))
+    zero = BooleanField(lazy_gettext("0 passes hands"), default=True, description=_explain("zero"))
     target = IntegerField(
-        "Target score",
+        lazy_gettext("Target score"),
         default=OFFICIAL.target,
         validators=[
-            InputRequired("Give the score that ends the match."),
-            NumberRange(TARGET_RANGE.start, TARGET_RANGE.stop - 1, "From %(min)s to %(max)s."),
+            InputRequired(lazy_gettext("Give the score that ends the match.")),
+            NumberRange(TARGET_RANGE.start, TARGET_RANGE.stop - 1, FROM_TO),
         ],
         description=_explain("target"),
     )
     scoring = RadioField(
-        "Scoring",
+        lazy_gettext("Scoring"),
         choices=options(
-            [("high", "Winner scores, highest wins (official)"), ("low", "Lowest wins")]
+            [
+                ("high", lazy_gettext("Winner scores, highest wins (official)")),
+                ("low", lazy_gettext("Lowest wins")),
+            ]
         ),
         default="high",
         description=_explain("scoring"),
@@ -134,7 +163,7 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
         self.problems: list[str] = []  # about the names as a whole
         names = [name for name in self.names() if name]
         if len(names) < MIN_PLAYERS:
-            self.problems.append(f"Enter at least {MIN_PLAYERS} names.")
+            self.problems.append(_("Enter at least %(num)s names.", num=MIN_PLAYERS))
             ok = False
         for entry, problem in zip(self.players, name_problems(self.names()), strict=True):
             if problem is not None:
@@ -148,10 +177,10 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
         row = self.dealer_row()
         # A value no radio offers was already refused by the field's own check.
         if row is not None and not self.names()[row - 1]:
-            refuse(self.dealer, "The dealer's row has no name.")
+            refuse(self.dealer, _("The dealer's row has no name."))
             ok = False
         if self.mercy_on.data and self.mercy.data is None:
-            refuse(self.mercy, "Give the Mercy limit, or switch the Mercy rule off.")
+            refuse(self.mercy, _("Give the Mercy limit, or switch the Mercy rule off."))
             ok = False
         return ok
 
@@ -189,7 +218,7 @@ def refuse(field: Field, message: str) -> None:
 
 
 KEY = [Optional(), Length(max=40)]  # the idempotency key of a rendered form
-CARDS = "From %(min)s to %(max)s."
+CARDS = FROM_TO
 
 
 class TableForm(FlaskForm):  # type: ignore[misc]
@@ -243,9 +272,10 @@ class UndoForm(TableForm):
 
 class RevealForm(TableForm):
     player = HiddenField(validators=[DataRequired(), Length(max=60)])
-    cards = StringField("Cards", validators=[Optional(), Length(max=600)])
+    cards = StringField(lazy_gettext("Cards"), validators=[Optional(), Length(max=600)])
     points = IntegerField(
-        "Or points", validators=[Optional(), NumberRange(0, 10_000, "From 0 to 10000.")]
+        lazy_gettext("Or points"),
+        validators=[Optional(), NumberRange(0, 10_000, lazy_gettext("From 0 to 10000."))],
     )
 
     def line(self) -> str | None:
@@ -258,8 +288,10 @@ class RevealForm(TableForm):
 
 
 class ImportForm(FlaskForm):  # type: ignore[misc]
-    record = FileField("Table record file")
-    text = TextAreaField("Or paste the record", validators=[Optional(), Length(max=1_000_000)])
+    record = FileField(lazy_gettext("Table record file"))
+    text = TextAreaField(
+        lazy_gettext("Or paste the record"), validators=[Optional(), Length(max=1_000_000)]
+    )
 
 
 # ---------------------------------------------------------------- the inverse mappings

@@ -14,6 +14,7 @@ import re
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import BadHost, BadRequest, SecurityError
 
 # Loopback names: requests made on the server itself (a health check, an operator's
@@ -75,61 +76,107 @@ def guard() -> None:
     check_control_characters(this)
 
 
-BAD_HOST = "This address can't be opened"
-
-
 def check_host(request: Request) -> None:
     failure = request.routing_exception
     if isinstance(failure, SecurityError):
         raise RefusedInput(
-            "This app is not at that address",
-            "The request names a host (its Host header) this server is not set up to "
-            "answer for. Open the app at the address you were given.",
+            _("This app is not at that address"),
+            _(
+                "The request names a host (its Host header) this server is not set up to "
+                "answer for. Open the app at the address you were given."
+            ),
         )
     host = request.host
     if isinstance(failure, BadHost) or not host:
         raise RefusedInput(
-            BAD_HOST,
-            "The request's Host header is not a valid address: a name is letters, digits, "
-            "hyphens and dots, each part at most 63 characters.",
+            _("This address can't be opened"),
+            _(
+                "The request's Host header is not a valid address: a name is letters, digits, "
+                "hyphens and dots, each part at most 63 characters."
+            ),
         )
     name = host.rpartition("]")[0] if host.startswith("[") else host
     if len(name.partition(":")[0]) > MAX_HOST_NAME:
         raise RefusedInput(
-            BAD_HOST,
-            f"The request's Host header is longer than any address ({MAX_HOST_NAME} "
-            "characters at most).",
+            _("This address can't be opened"),
+            _(
+                "The request's Host header is longer than any address (%(most)s "
+                "characters at most).",
+                most=MAX_HOST_NAME,
+            ),
         )
 
 
 def check_control_characters(request: Request) -> None:
     """The path, the query, the form's fields (names and values) and uploaded files."""
-    places: list[tuple[str, str]] = [("the address", request.path)]
+    places: list[tuple[str, str, str]] = [("path", "", request.path)]
     for key, value in request.args.items(multi=True):
-        places += [("the address's query", key), ("the address's query", value)]
+        places += [("query", "", key), ("query", "", value)]
     for key, value in request.form.items(multi=True):
-        places += [("a form field's name", key), (f"the form field {shown(key)}", value)]
+        places += [("field name", "", key), ("field", shown(key), value)]
     for key, upload in request.files.items(multi=True):
-        places += [("a form field's name", key), ("the file's name", upload.filename or "")]
+        places += [("field name", "", key), ("file name", "", upload.filename or "")]
         data = upload.stream.read()
         upload.stream.seek(0)
         # A file that is not UTF-8 text is the view's to refuse, with its own sentence.
         if (byte := CONTROL_BYTE.search(data)) and is_utf8(data):
-            refuse(chr(byte.group()[0]), "the file sent")
-    for where, text in places:
+            refuse(chr(byte.group()[0]), "file")
+    for where, field, text in places:
         if found := CONTROL.search(text):
-            refuse(found.group(), where)
+            refuse(found.group(), where, field)
 
 
-def refuse(character: str, where: str) -> None:
+def refuse(character: str, where: str, field: str = "") -> None:
+    """Refuse the request: one whole sentence for each place a character can be."""
     code = ord(character)
-    name = ASCII_NAMES[code] if code < len(ASCII_NAMES) else "DEL"
-    raise RefusedInput(
-        "This request can't be read",
-        f"The request holds a control character ({name}, U+{code:04X}) in {where}: "
-        "nothing was recorded. Remove it (a name, a record and a link are plain text) and "
-        "try again.",
-    )
+    fields = {
+        "character": ASCII_NAMES[code] if code < len(ASCII_NAMES) else "DEL",
+        "code": f"U+{code:04X}",
+        "field": field,
+    }
+    if where == "path":
+        said = _(
+            "The request holds a control character (%(character)s, %(code)s) in the address: "
+            "nothing was recorded. Remove it (a name, a record and a link are plain text) and "
+            "try again.",
+            **fields,
+        )
+    elif where == "query":
+        said = _(
+            "The request holds a control character (%(character)s, %(code)s) in the "
+            "address's query: nothing was recorded. Remove it (a name, a record and a link "
+            "are plain text) and try again.",
+            **fields,
+        )
+    elif where == "field name":
+        said = _(
+            "The request holds a control character (%(character)s, %(code)s) in a form "
+            "field's name: nothing was recorded. Remove it (a name, a record and a link are "
+            "plain text) and try again.",
+            **fields,
+        )
+    elif where == "field":
+        said = _(
+            "The request holds a control character (%(character)s, %(code)s) in the form "
+            "field %(field)s: nothing was recorded. Remove it (a name, a record and a link "
+            "are plain text) and try again.",
+            **fields,
+        )
+    elif where == "file name":
+        said = _(
+            "The request holds a control character (%(character)s, %(code)s) in the file's "
+            "name: nothing was recorded. Remove it (a name, a record and a link are plain "
+            "text) and try again.",
+            **fields,
+        )
+    else:
+        said = _(
+            "The request holds a control character (%(character)s, %(code)s) in the file "
+            "sent: nothing was recorded. Remove it (a name, a record and a link are plain "
+            "text) and try again.",
+            **fields,
+        )
+    raise RefusedInput(_("This request can't be read"), said)
 
 
 def is_utf8(data: bytes) -> bool:

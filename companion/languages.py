@@ -57,7 +57,7 @@ def init_languages(app: Flask) -> None:
 
     @app.after_request
     def vary_by_language(response: Response) -> Response:
-        if response.mimetype == "text/html":
+        if response.mimetype in ("text/html", "application/manifest+json"):
             response.vary.add("Accept-Language")
         return response
 

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, render_template, request
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
@@ -52,7 +54,6 @@ LIMITS = (
         "plays and changes",
     ),
 )
-NOT_DONE = {"plays and changes": " This one was not recorded."}
 
 
 def init_limits(app: Flask) -> Limiter:
@@ -90,19 +91,68 @@ def too_many(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     reset_at = breached.window.reset_time if breached is not None else time.time() + 60
     wait = max(1, math.ceil(reset_at - time.time()))  # seconds until the window ends
     item = error.limit.limit
-    unit = item.GRANULARITY.name
-    window = f"{'an' if unit == 'hour' else 'a'} {unit}"
-    if item.multiples != 1:
-        window = f"{item.multiples} {unit}s"
-    later = "a moment" if wait <= 90 else f"about {round(wait / 60)} minutes"
-    what = error.description or "requests"
-    message = (
-        f"Too many {what} from this address in {window}: wait {later} and try again."
-        + NOT_DONE.get(what, "")
+    message = too_many_sentence(
+        error.description or "requests", window(item.GRANULARITY.name, item.multiples), wait
     )
     headers = {"Retry-After": str(wait)}
     if htmx:
         headers |= {"HX-Retarget": "#table", "HX-Reswap": "afterbegin", "HX-Reselect": ".too-many"}
         return render_template("partials/too_many.html", message=message), 429, headers
-    page = render_template("error.html", title="Too many requests", message=message)
+    page = render_template("error.html", title=_("Too many requests"), message=message)
     return page, 429, headers
+
+
+def window(unit: str, n: int) -> str:
+    """A limit's window, as "in ..." ends: "a minute", "an hour", "10 seconds"."""
+    windows = {
+        "second": ngettext("a second", "%(num)d seconds", n),
+        "minute": ngettext("a minute", "%(num)d minutes", n),
+        "hour": ngettext("an hour", "%(num)d hours", n),
+        "day": ngettext("a day", "%(num)d days", n),
+        "month": ngettext("a month", "%(num)d months", n),
+        "year": ngettext("a year", "%(num)d years", n),
+    }
+    return str(windows.get(unit, f"{n} {unit}"))
+
+
+def too_many_sentence(what: str, window: str, wait: int) -> str:
+    """What a client that reached a limit did too often, in `window`, and how long to
+    wait (seconds), in one sentence."""
+    later = (
+        _("a moment")
+        if wait <= 90
+        else ngettext("about %(num)d minute", "about %(num)d minutes", round(wait / 60))
+    )
+    if what == "new matches":
+        return str(
+            _(
+                "Too many new matches from this address in %(window)s: wait %(later)s and "
+                "try again.",
+                window=window,
+                later=later,
+            )
+        )
+    if what == "imports":
+        return str(
+            _(
+                "Too many imports from this address in %(window)s: wait %(later)s and try again.",
+                window=window,
+                later=later,
+            )
+        )
+    if what == "plays and changes":
+        return str(
+            _(
+                "Too many plays and changes from this address in %(window)s: wait %(later)s and "
+                "try again. This one was not recorded.",
+                window=window,
+                later=later,
+            )
+        )
+    return str(
+        _(
+            "Too many requests from this address in %(window)s: wait %(later)s and try again.",
+            window=window,
+            later=later,
+        )
+    )

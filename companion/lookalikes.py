@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from confusable_homoglyphs import confusables
+from flask_babel import gettext as _
 
 from engine import IllegalActionError, same_player
 from engine.names import character_name, tidy_name
@@ -62,9 +63,16 @@ def look_alike(name: str, other: str) -> str | None:
         return None
     pairs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
     x, y = next(((x, y) for x, y in pairs if x.casefold() != y.casefold()), pairs[0])
-    return (
-        f"'{name}' looks like '{other}': its {x} is {character_name(x)}, where '{other}' "
-        f"has {character_name(y)}. Give each player a name that looks different."
+    return str(
+        _(
+            "'%(name)s' looks like '%(other)s': its %(letter)s is %(letter_name)s, where "
+            "'%(other)s' has %(other_letter_name)s. Give each player a name that looks different.",
+            name=name,
+            other=other,
+            letter=x,
+            letter_name=character_name(x),
+            other_letter_name=character_name(y),
+        )
     )
 
 

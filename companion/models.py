@@ -13,8 +13,10 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 
 from companion.extensions import db
+from engine.i18n import N_
 
-MODES = {"referee": "Referee turn by turn", "quick": "Quick score (results only)"}
+# The modes and their labels (translated where they are shown).
+MODES = {"referee": N_("Referee turn by turn"), "quick": N_("Quick score (results only)")}
 
 
 def new_match_id() -> str:

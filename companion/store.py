@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import format_number
+from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import Engine
 from werkzeug.exceptions import NotFound
@@ -47,6 +49,7 @@ from engine import (
     replay,
     whose_turn,
 )
+from engine.i18n import SOURCE_LANGUAGE, language
 from engine.notation import strip_comment
 
 MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
@@ -114,10 +117,13 @@ class Full:
 
     @property
     def message(self) -> str:
-        return (
-            f"This match is full: a match holds at most {self.max_lines:,} lines, so nothing "
-            "more can be recorded in it (undo still works). Start a new match with the same "
-            "players to play on."
+        return str(
+            _(
+                "This match is full: a match holds at most %(most)s lines, so nothing more can be "
+                "recorded in it (undo still works). Start a new match with the same players to "
+                "play on.",
+                most=format_number(self.max_lines),
+            )
         )
 
 
@@ -130,15 +136,25 @@ class ImportRefused(ValueError):
 
     def __init__(self, error: RecordError | str) -> None:
         if isinstance(error, RecordError):
-            error = f"Line {error.line} [{error.rule}]: {error.error.message}"
+            error = _(
+                "Line %(line)s [%(rule)s]: %(reason)s",
+                line=error.line,
+                rule=error.rule,
+                reason=error.error.message,
+            )
         super().__init__(error)
 
 
 def too_long(lines: int, max_lines: int) -> ImportRefused:
     return ImportRefused(
-        f"This record has {lines:,} lines; a match holds at most {max_lines:,} (besides its "
-        "players, dealer and rules lines): import a shorter record, or ask whoever runs this "
-        "server to raise the limit (COMPANION_MAX_MATCH_LINES)."
+        _(
+            "This record has %(lines)s lines; a match holds at most %(most)s (besides its "
+            "players, dealer and rules lines): import a shorter record, or ask whoever runs "
+            "this server to raise the limit (%(setting)s).",
+            lines=format_number(lines),
+            most=format_number(max_lines),
+            setting="COMPANION_MAX_MATCH_LINES",
+        )
     )
 
 
@@ -280,7 +296,7 @@ class Store:
             return self._not_written(match, key, table)
         step = table.last_step
         if step is None:
-            return Refused(table, IllegalActionError("There is nothing to undo yet.", "setup"))
+            return Refused(table, IllegalActionError(_("There is nothing to undo yet."), "setup"))
         with self.engine.begin() as connection:
             undone = statements.undo_line(
                 connection,
@@ -417,8 +433,11 @@ def _seating_line(text: str) -> int:
 
 
 def _summary(state: State) -> dict[str, str]:
-    """The match row's summary columns, for the home page."""
-    return {"status": state.status, "summary": f"Hand {state.hand}: {whose_turn(state)}"[:200]}
+    """The match row's summary columns, for the home page: stored, so in English (the
+    database holds no translated sentence)."""
+    with language(SOURCE_LANGUAGE):
+        summary = f"Hand {state.hand}: {whose_turn(state)}"[:200]
+    return {"status": state.status, "summary": summary}
 
 
 def _fields(match: Match) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from flask_babel import gettext as _
+
 from companion.matches import Table
 from engine import (
     ALL_CARDS,
@@ -24,6 +26,7 @@ from engine import (
     say,
     score_breakdown,
 )
+from engine.i18n import N_
 from engine.legal import FollowUp
 from engine.state import HandScored, HandWon, KnockedOut, MatchWon, UnoWindow
 
@@ -32,18 +35,21 @@ from engine.state import HandScored, HandWon, KnockedOut, MatchWon, UnoWindow
 FACES: dict[Face, tuple[str | None, str]] = {
     Face.SKIP: ("skip", ""),
     Face.REVERSE: ("reverse", ""),
-    Face.DISCARD_ALL: (None, "All"),
+    Face.DISCARD_ALL: (None, N_("All")),
     Face.SKIP_EVERYONE: ("skip-all", ""),
     Face.WILD_REVERSE_DRAW4: ("reverse", "+4"),
     Face.WILD_ROULETTE: ("roulette", ""),
 }
+WORDS = {text for _icon, text in FACES.values() if text}  # a face's words, not codes
 PLAYABLE = "P"  # the tab of the cards the engine allows now, whatever their colour
 TABS = [*list(Color), None]  # then the four colours and the wilds, every card
 
 
 def face(card: Card) -> tuple[str | None, str]:
-    """The icon (a name in static/icons.svg, or None) and the text a card's face shows."""
-    return FACES.get(card.face, (None, card.face.code))
+    """The icon (a name in static/icons.svg, or None) and the text a card's face shows
+    (a word translated; a code like +4 as it is)."""
+    drawn, text = FACES.get(card.face, (None, card.face.code))
+    return drawn, _(text) if text in WORDS else text
 
 
 def tab_key(color: Color | None) -> str:
@@ -51,11 +57,13 @@ def tab_key(color: Color | None) -> str:
 
 
 TAB_KEYS = (PLAYABLE, *(tab_key(c) for c in TABS))
-# Every card by tab (key, title, cards): the colour tabs of the keyboard and of reveals.
-CARD_TABS = [
-    (tab_key(c), c.title if c else "Wild", [card for card in ALL_CARDS if card.color is c])
-    for c in TABS
-]
+# Every card by tab (key, cards): the colour tabs of the keyboard and of reveals.
+CARD_TABS = [(tab_key(c), c, [card for card in ALL_CARDS if card.color is c]) for c in TABS]
+
+
+def tab_title(color: Color | None) -> str:
+    """A colour tab's title in the page's language."""
+    return color.title if color else _("Wild")
 
 
 @dataclass(frozen=True)
@@ -183,11 +191,11 @@ class TableView:
 
     @property
     def tabs(self) -> list[tuple[str, str]]:
-        return [(PLAYABLE, "Playable")] + [(key, title) for key, title, _ in CARD_TABS]
+        return [(PLAYABLE, _("Playable"))] + [(key, tab_title(c)) for key, c, _cards in CARD_TABS]
 
     @property
     def card_tabs(self) -> list[tuple[str, str, list[Card]]]:
-        return CARD_TABS
+        return [(key, tab_title(c), cards) for key, c, cards in CARD_TABS]
 
     @property
     def recent(self) -> list[str]:
@@ -197,7 +205,7 @@ class TableView:
     @property
     def undo_label(self) -> str | None:
         step = self.table.last_step
-        return None if step is None else "Undo: " + say(*step)
+        return None if step is None else _("Undo: %(play)s", play=say(*step))
 
     @property
     def notices(self) -> list[Notice]:

@@ -7,7 +7,16 @@
   // something): the chosen loser, the tab and each loser's codes, put back afterwards.
   var kept = null;
 
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  // The page's sentences (data-say-* on the panel, rendered in the page's language):
+  // fields in braces filled in; a count's form chosen by the language's plural rule.
+  var rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang) : null;
+  function fill(text, fields) {
+    return text.replace(/\{(\w+)\}/g, function (all, name) { return name in fields ? String(fields[name]) : all; });
+  }
+  function counted(say, what, n, fields) {
+    var form = (rules ? rules.select(n) : (n === 1 ? "one" : "other")) === "one" ? "One" : "Other";
+    return fill(say[what + form], Object.assign({ n: n }, fields || {}));
+  }
 
   function codesOf(input) {
     return input.value.replace(/,/g, " ").trim().split(/\s+/).filter(Boolean);
@@ -17,6 +26,7 @@
     var keys = panel.querySelector("[data-reveal-keys]");
     var chips = panel.querySelector("[data-reveal-chips]");
     var forms = Array.prototype.slice.call(panel.querySelectorAll("form[data-reveal]"));
+    var say = panel.dataset;
     var cards = {};  // code -> the key's name, points, colour and face, as the page has them
     keys.querySelectorAll("[data-code]").forEach(function (key) {
       cards[key.dataset.code] = {
@@ -44,7 +54,7 @@
         b.type = "button";
         b.className = "got " + (card ? card.css : "unknown");
         b.dataset.index = String(i);
-        b.setAttribute("aria-label", "Remove " + (card ? card.name : code));
+        b.setAttribute("aria-label", fill(say.sayRemove, { card: card ? card.name : code }));
         var letter = document.createElement("b");
         letter.textContent = card ? card.letter : "?";
         var face = card ? card.face.cloneNode(true) : document.createElement("i");
@@ -56,14 +66,15 @@
       if (!codes.length) {
         var hint = document.createElement("span");
         hint.className = "hint";
-        hint.textContent = "Tap their cards below";
+        hint.textContent = say.sayHint;
         row.appendChild(hint);
       }
       row.scrollLeft = row.scrollWidth;
       var held = form.dataset.held;
-      var count = held === undefined ? plural(codes.length, "card")
-        : codes.length + " of " + plural(Number(held), "card");
-      form.querySelector("[data-reveal-count]").textContent = count + ", " + plural(total, "point");
+      var count = held === undefined ? counted(say, "sayCards", codes.length)
+        : counted(say, "sayOf", Number(held), { got: codes.length });
+      form.querySelector("[data-reveal-count]").textContent =
+        fill(say.sayCount, { cards: count, points: counted(say, "sayPoints", total) });
     }
 
     function choose(name) {

@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 from companion import inputs
 from companion.store import current_store
 from companion.views.errors import error_page, is_outage, release_session
+from companion.views.errors import translated as _
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -36,9 +37,11 @@ except ImportError:  # pragma: no cover - gunicorn is a dependency, but only pro
 def malformed_body(error: Exception) -> tuple[str, int]:
     return (
         error_page(
-            "This request could not be read",
-            "What this phone sent was cut short or garbled on the way, so nothing "
-            "was recorded. Reload the page and try again.",
+            _("This request could not be read"),
+            _(
+                "What this phone sent was cut short or garbled on the way, so nothing "
+                "was recorded. Reload the page and try again."
+            ),
         ),
         400,
     )
@@ -105,9 +108,11 @@ def register(app: Flask) -> None:
             return server_error(error)
         return (
             error_page(
-                "The database is not answering",
-                "Nothing was recorded and nothing is lost: the matches are safe in the "
-                "database. Try again in a moment.",
+                _("The database is not answering"),
+                _(
+                    "Nothing was recorded and nothing is lost: the matches are safe in the "
+                    "database. Try again in a moment."
+                ),
             ),
             503,
         )
@@ -115,9 +120,11 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> tuple[str, int, dict[str, str]]:
         page = error_page(
-            "This form has expired",
-            "The page was open too long or came from elsewhere. Go back, reload "
-            "the page and tap again: nothing was recorded.",
+            _("This form has expired"),
+            _(
+                "The page was open too long or came from elsewhere. Go back, reload "
+                "the page and tap again: nothing was recorded."
+            ),
         )
         # htmx shows no 400: have it reload the page, which then works again.
         return page, 400, {"HX-Refresh": "true"} if request.headers.get("HX-Request") else {}
@@ -126,9 +133,11 @@ def register(app: Flask) -> None:
     def not_found(error: HTTPException) -> tuple[str, int]:
         return (
             error_page(
-                "Nothing here",
-                "There is no such match or page. Check the link, or start from the "
-                "list of matches.",
+                _("Nothing here"),
+                _(
+                    "There is no such match or page. Check the link, or start from the "
+                    "list of matches."
+                ),
             ),
             404,
         )
@@ -148,8 +157,8 @@ def register(app: Flask) -> None:
     def server_error(error: Exception) -> tuple[str, int]:
         return (
             error_page(
-                "Something went wrong",
-                "The app hit an error and recorded nothing. Reload the table and try again.",
+                _("Something went wrong"),
+                _("The app hit an error and recorded nothing. Reload the table and try again."),
             ),
             500,
         )

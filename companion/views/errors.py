@@ -11,17 +11,19 @@ import logging
 
 import psycopg
 from flask import render_template, request
+from flask_babel import gettext
 from markupsafe import escape
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import BadHost, SecurityError
 
 from companion.extensions import db
+from engine.i18n import current_language
 
 log = logging.getLogger(__name__)
 
 PLAIN_PAGE = (
-    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+    '<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
     "<title>{title} · No Mercy Companion</title></head>"
     "<body><main><h1>{title}</h1><p>{message}</p></main></body></html>\n"
@@ -35,7 +37,19 @@ def error_page(title: str, message: str) -> str:
             return render_template("error.html", title=title, message=message)
         except Exception:  # the page of an error must not be a second one
             log.exception("The error page could not be rendered; answering a plain one")
-    return PLAIN_PAGE.format(title=escape(title), message=escape(message))
+    return PLAIN_PAGE.format(
+        lang=current_language().replace("_", "-"), title=escape(title), message=escape(message)
+    )
+
+
+def translated(sentence: str, /, **fields: object) -> str:
+    """`sentence` in the request's language, else in English: an error page's words
+    can't fail (the session that holds the phone's language may be what failed)."""
+    try:
+        return str(gettext(sentence, **fields))
+    except Exception:
+        log.exception("An error page's sentence could not be translated")
+        return sentence % fields if fields else sentence
 
 
 def is_outage(error: BaseException) -> bool:

@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
+
+from companion.languages import html_lang
 
 bp = Blueprint("pwa", __name__)
 
@@ -68,7 +71,8 @@ def manifest() -> Response:
         "id": root,
         "name": NAME,
         "short_name": SHORT_NAME,
-        "description": "The referee and scorekeeper at a table of UNO Show 'Em No Mercy.",
+        "description": _("The referee and scorekeeper at a table of UNO Show 'Em No Mercy."),
+        "lang": html_lang(),
         "start_url": url_for("main.home"),
         "scope": root,
         "display": "standalone",

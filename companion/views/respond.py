@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import flash, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion import access
@@ -13,21 +14,23 @@ from companion.matches import Table
 from companion.store import AlreadyDone, Full, MovedOn, Recorded, Refused, Undone
 from companion.table_view import PLAYABLE, TAB_KEYS, TableView
 from engine import DECK_SIZE, Card, EngineError, NotationError, say
+from engine.i18n import N_
 
 # What the screen has open, kept in the table's URL (never in the browser's history: the
 # table's links don't push it). A follow-up is bound to the table it was opened on.
 FOLLOW_UPS = ("card", "drawn", "fix", "catch")
 UI_ARGS = ("tab", *FOLLOW_UPS)
 
-MOVED_ON = (
+# Marked here, translated where they are shown.
+MOVED_ON = N_(
     "The table moved on while you were tapping: someone else recorded a play. "
     "Here is the table as it is now; nothing of yours was recorded."
 )
-NOT_UNDONE = (
+NOT_UNDONE = N_(
     "Not undone: the table moved on since your screen showed it (someone recorded or undid "
     "a line). Check the last plays and undo again if needed."
 )
-STALE = (
+STALE = N_(
     "The table moved on since that question was opened, so it was closed and nothing was "
     "recorded. Here is the table as it is now."
 )
@@ -56,7 +59,7 @@ def render_table(
     more can be recorded (the match holds as many lines as a match may)."""
     ui, closed = screen_args(table)
     if closed and notice is None:
-        notice = STALE
+        notice = _(STALE)
     picked = None
     if card := ui.get("card", ""):
         try:
@@ -116,9 +119,9 @@ def answer(
         case Recorded() | AlreadyDone():  # a double tap: the first one counted
             return after_change(match_id)
         case Undone(step=step):
-            return after_change(match_id, notice=f"Undone: {say(*step)}")
+            return after_change(match_id, notice=_("Undone: %(play)s", play=say(*step)))
         case MovedOn(table=table):
-            return render_table(table, notice=moved_on, status=409)
+            return render_table(table, notice=_(moved_on), status=409)
         case Refused(table=table, error=error):
             return render_table(table, error=error, status=422)
         case Full(table=table):

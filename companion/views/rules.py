@@ -10,13 +10,14 @@ from typing import Any
 
 import markdown
 from flask import Blueprint, render_template, request
+from flask_babel import LazyString, lazy_gettext
 from markdown.extensions.toc import slugify
 from markupsafe import Markup
 from wtforms import Form, IntegerField, SelectField
 from wtforms.validators import NumberRange, Optional
 
 from companion import ROOT, access
-from companion.forms import options
+from companion.forms import FROM_TO, options
 from engine import ALL_CARDS, OPTIONS, Card, Color, EngineError, HouseRules
 from engine.desk import Ruling, position, rule_on
 from engine.i18n import LANGUAGES, SOURCE_LANGUAGE, current_language
@@ -80,8 +81,12 @@ def table_to_return_to(value: str | None) -> str | None:
     return None
 
 
-CARD_CHOICES = options((str(c), c.name) for c in ALL_CARDS)
-COLOR_CHOICES = options([("", "The card's own colour")] + [(c.value, c.title) for c in Color])
+# The engine's names, asked for when the page is rendered (in its language).
+CARD_CHOICES = options((str(c), LazyString(lambda c=c: c.name)) for c in ALL_CARDS)
+COLOR_CHOICES = options(
+    [("", lazy_gettext("The card's own colour"))]
+    + [(c.value, LazyString(lambda c=c: c.title)) for c in Color]
+)
 
 
 class DeskForm(Form):
@@ -90,24 +95,32 @@ class DeskForm(Form):
     The fields' ids are prefixed: the page's rule headings own ids like "stack".
     """
 
-    top = SelectField("Top card", choices=CARD_CHOICES, default="R5", id="desk-top")
+    top = SelectField(lazy_gettext("Top card"), choices=CARD_CHOICES, default="R5", id="desk-top")
     color = SelectField(
-        "Active colour (for a wild on top)", choices=COLOR_CHOICES, default="", id="desk-color"
+        lazy_gettext("Active colour (for a wild on top)"),
+        choices=COLOR_CHOICES,
+        default="",
+        id="desk-color",
     )
     stack = IntegerField(
-        "Pending stack (+N, empty if none)",
-        validators=[Optional(), NumberRange(0, 200, "From %(min)s to %(max)s.")],
+        lazy_gettext("Pending stack (+N, empty if none)"),
+        validators=[Optional(), NumberRange(0, 200, FROM_TO)],
         id="desk-stack",
     )
     stack_rule = SelectField(
-        "Stacking rule",
+        lazy_gettext("Stacking rule"),
         choices=options(
-            [("last", "At least the last Draw card (official)"), ("sum", "At least the total")]
+            [
+                ("last", lazy_gettext("At least the last Draw card (official)")),
+                ("sum", lazy_gettext("At least the total")),
+            ]
         ),
         default="last",
         id="desk-stack-rule",
     )
-    card = SelectField("Card to play", choices=CARD_CHOICES, default="R+2", id="desk-card")
+    card = SelectField(
+        lazy_gettext("Card to play"), choices=CARD_CHOICES, default="R+2", id="desk-card"
+    )
 
 
 @bp.get("/rules")
@@ -128,7 +141,7 @@ def page() -> str:
         except EngineError as error:
             problem = error.message
     elif asked:
-        problem = "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items())
+        problem = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in form.errors.items())
     html, sections = rules_html(current_language())
     return render_template(
         "rules.html",

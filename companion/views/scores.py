@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from flask import Blueprint, render_template
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.access import opened, this_phone
@@ -48,9 +49,15 @@ def reveal(match_id: str) -> Response | tuple[str, int]:
     line = form.line() if form.validate_on_submit() else None
     if line is None:
         problem = (
-            NotationError(f"Enter {form.player.data}'s cards (like R5 G+2 W+6) or their points.")
+            NotationError(
+                _(
+                    "Enter %(name)s's cards (like %(example)s) or their points.",
+                    name=form.player.data,
+                    example="R5 G+2 W+6",
+                )
+            )
             if not form.errors
-            else NotationError("The reveal form was incomplete.")
+            else NotationError(_("The reveal form was incomplete."))
         )
         return render_table(store.table(match_id, phone, "editor"), error=problem, status=422)
     version, last, key = form.made_on()

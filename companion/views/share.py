@@ -19,6 +19,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -85,22 +86,24 @@ def panel(match_id: str) -> str:
     if editor:
         links.append(
             (
-                "Editor link",
-                "Records plays, undoes, scores. Give it to whoever enters plays.",
+                _("Editor link"),
+                _("Records plays, undoes, scores. Give it to whoever enters plays."),
+                _("QR code of the editor link"),
                 share_url("share.join", token=match.editor_token),
             )
         )
     links.append(
         (
-            "Viewer link",
-            "Sees the table live; can't record anything.",
+            _("Viewer link"),
+            _("Sees the table live; can't record anything."),
+            _("QR code of the viewer link"),
             share_url("share.watch", token=match.viewer_token),
         )
     )
     return render_template(
         "share.html",
         match=match,
-        links=[(title, help, url, qr_svg(url)) for title, help, url in links],
+        links=[(title, help, qr_label, url, qr_svg(url)) for title, help, qr_label, url in links],
         editor=editor,
         base=link_base(),
         loopback=is_loopback(link_base()),
@@ -111,7 +114,7 @@ def panel(match_id: str) -> str:
 def renew(match_id: str) -> Response:
     match = current_store().renew_links(match_id, access.this_phone())
     access.grant(match, "editor")  # this phone stays an editor
-    flash("New links made: the old editor and viewer links no longer work.")
+    flash(_("New links made: the old editor and viewer links no longer work."))
     return redirect(url_for("share.panel", match_id=match.id), code=303)
 
 
@@ -119,9 +122,11 @@ def _open(token: str, kind: access.Role) -> Response:
     match = current_store().open_link(token[:64], kind)
     if match is None:
         raise access.NotAllowed(
-            "This link doesn't work",
-            "It was mistyped, or an editor renewed the match's links. Ask for the new link "
-            "or QR code.",
+            _("This link doesn't work"),
+            _(
+                "It was mistyped, or an editor renewed the match's links. Ask for the new link "
+                "or QR code."
+            ),
         )
     if not (kind == "viewer" and access.this_phone().role(match) == "editor"):
         access.grant(match, kind)  # an editor opening the viewer link stays an editor

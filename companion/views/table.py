@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, request
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.access import this_phone
@@ -35,7 +36,9 @@ def record_line(match_id: str) -> Response | tuple[str, int]:
     form = LineForm()
     store, phone = current_store(), this_phone()
     if not form.validate_on_submit():
-        problem = NotationError(f"The form was incomplete ({form_problems(form.errors)}).")
+        problem = NotationError(
+            _("The form was incomplete (%(problems)s).", problems=form_problems(form.errors))
+        )
         return render_table(store.table(match_id, phone, "editor"), error=problem, status=422)
     version, last, key = form.made_on()
     return answer(store.record(match_id, phone, version, last, key, form.line()), match_id)
@@ -46,7 +49,7 @@ def undo(match_id: str) -> Response | tuple[str, int]:
     form = UndoForm()
     store, phone = current_store(), this_phone()
     if not form.validate_on_submit():
-        problem = NotationError("The undo form was incomplete.")
+        problem = NotationError(_("The undo form was incomplete."))
         return render_table(store.table(match_id, phone, "editor"), error=problem, status=422)
     version, last, key = form.made_on()
     return answer(store.undo(match_id, phone, version, last, key), match_id, moved_on=NOT_UNDONE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as Redirect
 
 from companion import access
@@ -41,21 +42,21 @@ def import_record() -> Redirect | tuple[str, int]:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
-                problem = "That file is not a text table record (it is not UTF-8 text)."
+                problem = _("That file is not a text table record (it is not UTF-8 text).")
             if len(raw) > MAX_RECORD_BYTES:  # never import the first megabyte of a longer file
-                problem = "That file is too large for a table record (more than 1 MB)."
+                problem = _("That file is too large for a table record (more than 1 MB).")
         if problem is None and not text.strip():
-            problem = "Choose a record file or paste a record."
+            problem = _("Choose a record file or paste a record.")
         if problem is None:
             try:
                 match = current_store().import_record(text)
             except ImportRefused as error:
-                problem = f"Not imported. {error}"
+                problem = _("Not imported. %(reason)s", reason=error)
             else:
                 access.grant(match, "editor")
                 return redirect(url_for("table.show", match_id=match.id), code=303)
     elif form.errors:
-        problem = "The form was incomplete: " + form_problems(form.errors)
+        problem = _("The form was incomplete: %(problems)s", problems=form_problems(form.errors))
     status = 422 if problem else 200
     limits = {"max_lines": current_store().max_lines, "max_bytes": MAX_RECORD_BYTES}
     return render_template("import.html", form=form, problem=problem, **limits), status
