@@ -252,4 +252,4 @@ assert DECK_SIZE == 168, DECK_SIZE
 
 def full_deck() -> list[Card]:
     """Every physical card of the deck, in a fixed order (shuffle it yourself)."""
-    return [card for card in ALL_CARDS for _ in range(card.copies)]
+    return [card for card in ALL_CARDS for _copy in range(card.copies)]

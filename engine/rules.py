@@ -156,7 +156,8 @@ OPTIONS: Final = {
             "zero",
             "on|off",
             N_(
-                "on (official): a 0 passes every hand to the next player; off: a 0 is a plain number."
+                "on (official): a 0 passes every hand to the next player; off: a 0 is a plain "
+                "number."
             ),
         ),
         Option(

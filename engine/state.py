@@ -291,7 +291,7 @@ class State:
     def next_active(self, seat: int, steps: int = 1) -> int:
         """The active seat `steps` turns after `seat` in the current direction."""
         n, out, d = len(self.players), self.out, self.direction
-        for _ in range(steps):
+        for _step in range(steps):
             seat = (seat + d) % n
             while seat in out:
                 seat = (seat + d) % n
