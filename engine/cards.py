@@ -4,6 +4,9 @@ A `Card` is a kind of card (there are 68 kinds: 16 faces
 in each of 4 colours, and 4 wilds), not a physical card: the
 deck holds several of most kinds. Cards are interned, so `Card.parse("R5")
 is Card.parse("r5")` and identity comparison is enough (and fast).
+
+A card's code (`str(card)`: R5, W+6) is notation and never translated; its name
+(`card.name`: "Red 5") is said in the current language each time it is asked for.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import enum
 from typing import ClassVar, Final
 
 from engine.errors import NotationError
+from engine.i18n import N_, _
 
 
 class Color(enum.Enum):
@@ -24,14 +28,23 @@ class Color(enum.Enum):
 
     @property
     def title(self) -> str:
-        return self.name.capitalize()
+        """The colour's name in the current language: 'Red'."""
+        return _(_COLOR_TITLES[self])
+
+    @property
+    def adjective(self) -> str:
+        """The colour as a word before "cards", in the current language: 'red'."""
+        return _(_COLOR_ADJECTIVES[self])
 
     @classmethod
     def parse(cls, text: str) -> Color:
         color = _COLOR_BY_TEXT.get(text.strip().upper())
         if color is None:
             raise NotationError(
-                f"'{text}' is not a colour: write R (red), Y (yellow), G (green) or B (blue)."
+                _(
+                    "'{text}' is not a colour: write R (red), Y (yellow), G (green) or B (blue).",
+                    text=text,
+                )
             )
         return color
 
@@ -40,6 +53,18 @@ class Color(enum.Enum):
 
 
 _COLOR_BY_TEXT: Final = {c.value: c for c in Color} | {c.name: c for c in Color}
+_COLOR_TITLES: Final = {
+    Color.RED: N_("Red"),
+    Color.YELLOW: N_("Yellow"),
+    Color.GREEN: N_("Green"),
+    Color.BLUE: N_("Blue"),
+}
+_COLOR_ADJECTIVES: Final = {
+    Color.RED: N_("red"),
+    Color.YELLOW: N_("yellow"),
+    Color.GREEN: N_("green"),
+    Color.BLUE: N_("blue"),
+}
 
 
 class Face(enum.Enum):
@@ -59,26 +84,31 @@ class Face(enum.Enum):
     N7 = ("7", "7", 7, 0, False, 2)
     N8 = ("8", "8", 8, 0, False, 2)
     N9 = ("9", "9", 9, 0, False, 2)
-    SKIP = ("S", "Skip", 20, 0, False, 3)
-    REVERSE = ("R", "Reverse", 20, 0, False, 3)
-    DRAW2 = ("+2", "Draw 2", 20, 2, False, 3)
-    DRAW4 = ("+4", "Draw 4", 20, 4, False, 2)
-    DISCARD_ALL = ("DA", "Discard All", 20, 0, False, 3)
-    SKIP_EVERYONE = ("SE", "Skip Everyone", 20, 0, False, 2)
-    WILD_REVERSE_DRAW4 = ("R+4", "Wild Reverse Draw 4", 50, 4, True, 8)
-    WILD_DRAW6 = ("+6", "Wild Draw 6", 50, 6, True, 4)
-    WILD_DRAW10 = ("+10", "Wild Draw 10", 50, 10, True, 4)
-    WILD_ROULETTE = ("CR", "Wild Colour Roulette", 50, 0, True, 8)
+    SKIP = ("S", N_("Skip"), 20, 0, False, 3)
+    REVERSE = ("R", N_("Reverse"), 20, 0, False, 3)
+    DRAW2 = ("+2", N_("Draw 2"), 20, 2, False, 3)
+    DRAW4 = ("+4", N_("Draw 4"), 20, 4, False, 2)
+    DISCARD_ALL = ("DA", N_("Discard All"), 20, 0, False, 3)
+    SKIP_EVERYONE = ("SE", N_("Skip Everyone"), 20, 0, False, 2)
+    WILD_REVERSE_DRAW4 = ("R+4", N_("Wild Reverse Draw 4"), 50, 4, True, 8)
+    WILD_DRAW6 = ("+6", N_("Wild Draw 6"), 50, 6, True, 4)
+    WILD_DRAW10 = ("+10", N_("Wild Draw 10"), 50, 10, True, 4)
+    WILD_ROULETTE = ("CR", N_("Wild Colour Roulette"), 50, 0, True, 8)
 
     def __init__(
         self, code: str, title: str, points: int, draw: int, wild: bool, copies: int
     ) -> None:
         self.code = code
-        self.title = title
+        self._title = title  # English, marked: `title` says it in the current language
         self.points = points
         self.draw = draw
         self.wild = wild
         self.copies = copies
+
+    @property
+    def title(self) -> str:
+        """What is printed on the card, in the current language: 'Draw 2', '7'."""
+        return self._title if self.code.isdigit() else _(self._title)
 
     @property
     def number(self) -> int | None:
@@ -140,17 +170,24 @@ class Card:
         card = _CARD_BY_CODE.get(text.strip().upper())
         if card is None:
             raise NotationError(
-                f"'{text}' is not a card: write a colour letter and a face (R5, G+2, BSE, "
-                "YDA) or a wild (W+6, W+10, WR+4, WCR)."
+                _(
+                    "'{text}' is not a card: write a colour letter and a face (R5, G+2, BSE, "
+                    "YDA) or a wild (W+6, W+10, WR+4, WCR).",
+                    text=text,
+                )
             )
         return card
 
     @property
     def name(self) -> str:
-        """The card as players say it: 'Red 5', 'Wild Reverse Draw 4'."""
+        """The card as players say it, in the current language: 'Red 5', 'Wild Reverse
+        Draw 4'. One template per colour and kind, so a language can agree its words."""
         if self.color is None:
             return self.face.title
-        return f"{self.color.title} {self.face.title}"
+        number = self.face.number
+        if number is not None:
+            return _(_CARD_NAMES[self.color, None], number=number)
+        return _(_CARD_NAMES[self.color, self.face])
 
     @property
     def number(self) -> int | None:
@@ -168,6 +205,38 @@ class Card:
         return f"Card.parse({self._code!r})"
 
 
+# The name of each coloured kind of card (wilds are named by their face alone).
+_CARD_NAMES: Final[dict[tuple[Color, Face | None], str]] = {
+    (Color.RED, None): N_("Red {number}"),
+    (Color.RED, Face.SKIP): N_("Red Skip"),
+    (Color.RED, Face.REVERSE): N_("Red Reverse"),
+    (Color.RED, Face.DRAW2): N_("Red Draw 2"),
+    (Color.RED, Face.DRAW4): N_("Red Draw 4"),
+    (Color.RED, Face.DISCARD_ALL): N_("Red Discard All"),
+    (Color.RED, Face.SKIP_EVERYONE): N_("Red Skip Everyone"),
+    (Color.YELLOW, None): N_("Yellow {number}"),
+    (Color.YELLOW, Face.SKIP): N_("Yellow Skip"),
+    (Color.YELLOW, Face.REVERSE): N_("Yellow Reverse"),
+    (Color.YELLOW, Face.DRAW2): N_("Yellow Draw 2"),
+    (Color.YELLOW, Face.DRAW4): N_("Yellow Draw 4"),
+    (Color.YELLOW, Face.DISCARD_ALL): N_("Yellow Discard All"),
+    (Color.YELLOW, Face.SKIP_EVERYONE): N_("Yellow Skip Everyone"),
+    (Color.GREEN, None): N_("Green {number}"),
+    (Color.GREEN, Face.SKIP): N_("Green Skip"),
+    (Color.GREEN, Face.REVERSE): N_("Green Reverse"),
+    (Color.GREEN, Face.DRAW2): N_("Green Draw 2"),
+    (Color.GREEN, Face.DRAW4): N_("Green Draw 4"),
+    (Color.GREEN, Face.DISCARD_ALL): N_("Green Discard All"),
+    (Color.GREEN, Face.SKIP_EVERYONE): N_("Green Skip Everyone"),
+    (Color.BLUE, None): N_("Blue {number}"),
+    (Color.BLUE, Face.SKIP): N_("Blue Skip"),
+    (Color.BLUE, Face.REVERSE): N_("Blue Reverse"),
+    (Color.BLUE, Face.DRAW2): N_("Blue Draw 2"),
+    (Color.BLUE, Face.DRAW4): N_("Blue Draw 4"),
+    (Color.BLUE, Face.DISCARD_ALL): N_("Blue Discard All"),
+    (Color.BLUE, Face.SKIP_EVERYONE): N_("Blue Skip Everyone"),
+}
+
 ALL_CARDS: Final[tuple[Card, ...]] = tuple(
     [Card(color, face) for color in Color for face in COLOR_FACES]
     + [Card(None, face) for face in WILD_FACES]
@@ -183,4 +252,4 @@ assert DECK_SIZE == 168, DECK_SIZE
 
 def full_deck() -> list[Card]:
     """Every physical card of the deck, in a fixed order (shuffle it yourself)."""
-    return [card for card in ALL_CARDS for _ in range(card.copies)]
+    return [card for card in ALL_CARDS for _copy in range(card.copies)]

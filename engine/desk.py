@@ -2,6 +2,9 @@
 
 "The top card is a Wild Draw 6 with green named, +10 is pending: may I play a
 Red Draw 4?" `rule_on` answers with the same checks the referee applies.
+
+The made-up players are named in the current language ("The player"): a desk
+position is built for one ruling, said at once, and never kept.
 """
 
 from __future__ import annotations
@@ -10,11 +13,14 @@ from dataclasses import dataclass
 
 from engine.cards import Card, Color
 from engine.errors import IllegalActionError
+from engine.i18n import N_, _
 from engine.legal import card_refusal, needed_to_stack
 from engine.rules import OFFICIAL, HouseRules
 from engine.state import State
 
-PLAYER = "The player"
+PLAYER = N_("The player")
+# The made-up table: the player asking, then two others.
+SEATS = (PLAYER, N_("Next player"), N_("Other player"))
 
 
 @dataclass(frozen=True)
@@ -30,18 +36,29 @@ def position(
     """A state with `top` face up, `color` active and a pending `stack` total (0: none)."""
     if top.wild and color is None:
         raise IllegalActionError(
-            f"{top.name} is a wild: say which colour was named for it.", "wild-color"
+            _("{card} is a wild: say which colour was named for it.", card=top.name),
+            "wild-color",
         )
     if stack:
         if not top.draw:
             raise IllegalActionError(
-                f"A penalty is pending only when a Draw card is on top, not {top.name}.", "stack"
+                _(
+                    "A penalty is pending only when a Draw card is on top, not {card}.",
+                    card=top.name,
+                ),
+                "stack",
             )
         if stack < top.draw:
             raise IllegalActionError(
-                f"A stack with {top.name} on top is at least +{top.draw}, not +{stack}.", "stack"
+                _(
+                    "A stack with {card} on top is at least +{least}, not +{stack}.",
+                    card=top.name,
+                    least=top.draw,
+                    stack=stack,
+                ),
+                "stack",
             )
-    s = State.new((PLAYER, "Next player", "Other player"), rules)
+    s = State.new(tuple(_(seat) for seat in SEATS), rules)
     s.started = True
     s.top = top
     s.color = top.color if color is None or not top.wild else color
@@ -59,19 +76,30 @@ def rule_on(card: Card, state: State) -> Ruling:
     if refusal is not None:
         return Ruling(False, refusal.rule, refusal.message)
     assert state.top is not None and state.color is not None
+    fields: dict[str, object] = {"card": card.name, "color": state.color.title}
     if state.facing == "stack":
-        total = state.stack_total + card.draw
-        bar = "the pending total" if state.rules.stack == "sum" else "the last Draw card"
-        return Ruling(
-            True,
-            "stack",
-            f"Yes: {card.name} (+{card.draw}) is at least {bar} (+{needed_to_stack(state)}), "
-            f"so it stacks: the next player faces +{total}.",
-        )
+        fields |= {
+            "draw": card.draw,
+            "needed": needed_to_stack(state),
+            "total": state.stack_total + card.draw,
+        }
+        if state.rules.stack == "sum":
+            template = N_(
+                "Yes: {card} (+{draw}) is at least the pending total (+{needed}), so it "
+                "stacks: the next player faces +{total}."
+            )
+        else:
+            template = N_(
+                "Yes: {card} (+{draw}) is at least the last Draw card (+{needed}), so it "
+                "stacks: the next player faces +{total}."
+            )
+        return Ruling(True, "stack", _(template, **fields))
     if card.wild:
-        why = "a wild can be played on any card"
+        template = N_("Yes: {card} can be played: a wild can be played on any card.")
     elif card.color is state.color:
-        why = f"it matches the active colour, {state.color.title}"
+        template = N_("Yes: {card} can be played: it matches the active colour, {color}.")
+    elif card.number is not None:
+        template = N_("Yes: {card} can be played: it matches the number on top.")
     else:
-        why = f"it matches the {'number' if card.number is not None else 'symbol'} on top"
-    return Ruling(True, "match", f"Yes: {card.name} can be played: {why}.")
+        template = N_("Yes: {card} can be played: it matches the symbol on top.")
+    return Ruling(True, "match", _(template, **fields))

@@ -1,12 +1,15 @@
 """The engine's refusals: a small family of ValueError subclasses.
 
 Every refusal carries the id of the rule it applies (RULINGS.md, NOTATION.md)
-and a message a player understands: what was tried, why not, what instead.
+and a message a player understands: what was tried, why not, what instead, worded
+in the language of the context that raised it (engine.i18n).
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from engine.i18n import _
 
 RULE_IDS: Final = (
     "syntax",
@@ -72,6 +75,6 @@ class RecordError(EngineError):
     """A record line refused while replaying: wraps the error with its line number."""
 
     def __init__(self, line: int, error: EngineError) -> None:
-        super().__init__(f"line {line}: {error.message}", error.rule)
+        super().__init__(_("line {line}: {message}", line=line, message=error.message), error.rule)
         self.line = line
         self.error = error

@@ -3,11 +3,17 @@
 `describe(line, before, after)` says what happened ("Cy stacked a Wild Draw 6
 and chose Green: Ann faces +12.") and what the engine did by itself;
 `how_scored` and `score_breakdown` tell the table how a hand's points are made.
+Every sentence is one translatable template (engine.i18n), said in the current
+language; the record's own text (`players: ...`) is never translated.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from engine.cards import Face
+from engine.i18n import N_, _, ngettext
 from engine.notation import (
     CallUno,
     Catch,
@@ -41,20 +47,25 @@ def whose_turn(state: State) -> str:
     names = state.players
     if state.status == "match_over":
         assert state.match_winner is not None
-        return f"{names[state.match_winner]} has won the match."
+        return _("{winner} has won the match.", winner=names[state.match_winner])
     if state.status == "hand_over":
-        return f"Hand {state.hand} is scored: next is hand {state.hand + 1}."
+        return _(
+            "Hand {hand} is scored: next is hand {next}.", hand=state.hand, next=state.hand + 1
+        )
     if state.status == "scoring":
         assert state.hand_winner is not None
-        return f"{names[state.hand_winner]} won the hand: the others reveal their cards."
+        return _(
+            "{winner} won the hand: the others reveal their cards.",
+            winner=names[state.hand_winner],
+        )
     who = names[state.turn]
     if not state.started:
-        return f"Waiting for the start card; {who} plays first."
+        return _("Waiting for the start card; {who} plays first.", who=who)
     if state.facing == "stack":
-        return f"{who} faces +{state.stack_total}: stack or take {state.stack_total}."
+        return _("{who} faces +{total}: stack or take {total}.", who=who, total=state.stack_total)
     if state.facing == "roulette":
-        return f"{who} names a colour for the Colour Roulette."
-    return f"{who} to play."
+        return _("{who} names a colour for the Colour Roulette.", who=who)
+    return _("{who} to play.", who=who)
 
 
 def how_scored(state: State) -> str:
@@ -64,18 +75,45 @@ def how_scored(state: State) -> str:
     it says the rule for "the winner".
     """
     s, seat = state, state.hand_winner
-    winner = "The winner" if seat is None else s.players[seat]
+    fields = {"winner": "" if seat is None else s.players[seat], "points": KNOCKOUT_POINTS}
     if s.rules.scoring == "low":
-        zero = "The winner scores 0" if seat is None else f"{winner} won and scores 0"
-        knockouts = f", and a player knocked out scores {KNOCKOUT_POINTS}" if s.out else ""
-        return (
-            f"{zero}; the others score the cards left in their own hands{knockouts}. "
-            "The lowest total wins the match."
-        )
+        if seat is None and s.out:
+            template = N_(
+                "The winner scores 0; the others score the cards left in their own hands, and "
+                "a player knocked out scores {points}. The lowest total wins the match."
+            )
+        elif seat is None:
+            template = N_(
+                "The winner scores 0; the others score the cards left in their own hands. "
+                "The lowest total wins the match."
+            )
+        elif s.out:
+            template = N_(
+                "{winner} won and scores 0; the others score the cards left in their own "
+                "hands, and a player knocked out scores {points}. The lowest total wins the "
+                "match."
+            )
+        else:
+            template = N_(
+                "{winner} won and scores 0; the others score the cards left in their own "
+                "hands. The lowest total wins the match."
+            )
+        return _(template, **fields)
     if seat is not None and s.active == [seat]:  # won as the last player left
-        return f"{winner} scores {KNOCKOUT_POINTS} for each player knocked out."
-    knockouts = f", plus {KNOCKOUT_POINTS} for each knockout" if s.out else ""
-    return f"{winner} scores the cards left in the other hands{knockouts}."
+        return _("{winner} scores {points} for each player knocked out.", **fields)
+    if seat is None and s.out:
+        template = N_(
+            "The winner scores the cards left in the other hands, plus {points} for each knockout."
+        )
+    elif seat is None:
+        template = N_("The winner scores the cards left in the other hands.")
+    elif s.out:
+        template = N_(
+            "{winner} scores the cards left in the other hands, plus {points} for each knockout."
+        )
+    else:
+        template = N_("{winner} scores the cards left in the other hands.")
+    return _(template, **fields)
 
 
 def score_breakdown(state: State) -> str | None:
@@ -88,71 +126,118 @@ def score_breakdown(state: State) -> str | None:
     winner = s.players[result.winner]
     if s.rules.scoring == "low":
         scored = [f"{s.players[i]} {p}" for i, p in enumerate(result.points) if i != result.winner]
-        return f"{winner} won and scores 0; the others score their own cards: {', '.join(scored)}."
+        return _(
+            "{winner} won and scores 0; the others score their own cards: {scores}.",
+            winner=winner,
+            scores=", ".join(scored),
+        )
+    # The terms of the sum, each a phrase of its own: "55 from Cy", "250 for Bob, knocked out".
     parts = [
-        f"{s.revealed[i]} from {name}"
+        _("{points} from {name}", points=s.revealed[i], name=name)
         for i, name in enumerate(s.players)
         if i != result.winner and i not in result.knocked_out and s.revealed[i] is not None
-    ] + [f"{KNOCKOUT_POINTS} for {s.players[i]}, knocked out" for i in result.knocked_out]
+    ] + [
+        _("{points} for {name}, knocked out", points=KNOCKOUT_POINTS, name=s.players[i])
+        for i in result.knocked_out
+    ]
     total = result.points[result.winner]
-    return f"{winner} scores {total}" + (f" = {' + '.join(parts)}" if parts else "") + "."
+    if not parts:
+        return _("{winner} scores {total}.", winner=winner, total=total)
+    return _("{winner} scores {total} = {sum}.", winner=winner, total=total, sum=" + ".join(parts))
 
 
 def say(line: Line, before: State, after: State) -> str:
     """The line alone as a sentence ("Cy stacked Wild Draw 6 and chose Green: ...")."""
     if isinstance(line, PlayersLine):
-        return f"Players, clockwise: {', '.join(line.names)}."
+        return _("Players, clockwise: {names}.", names=", ".join(line.names))
     if isinstance(line, DealerLine):
-        return f"{line.name} deals hand {after.hand}."
+        return _("{name} deals hand {hand}.", name=line.name, hand=after.hand)
     if isinstance(line, RulesLine):
         changes = line.rules.changes()
-        return "House rules: " + (" ".join(changes) if changes else "the official rules.")
+        if not changes:
+            return _("House rules: the official rules.")
+        return _("House rules: {changes}", changes=" ".join(changes))
     if isinstance(line, StartLine):
-        first = after.players[after.turn]
-        return f"Hand {after.hand} starts with {line.card.name} face up: {first} plays first."
+        return _(
+            "Hand {hand} starts with {card} face up: {first} plays first.",
+            hand=after.hand,
+            card=line.card.name,
+            first=after.players[after.turn],
+        )
     if isinstance(line, HandLine):
-        return (
-            f"Hand {line.number}: {after.players[after.dealer]} deals, "
-            f"{after.players[after.turn]} plays first."
+        return _(
+            "Hand {hand}: {dealer} deals, {first} plays first.",
+            hand=line.number,
+            dealer=after.players[after.dealer],
+            first=after.players[after.turn],
         )
     who, action = line.player, line.action
     if isinstance(action, Play):
         return _play(who, action, before, after)
     if isinstance(action, Draw):
-        drawn = f"{who} drew {action.count} card{'s' * (action.count != 1)}"
-        if action.play is None:
-            return drawn + (" and played none." if who not in _out(after) else ".")
-        rest = _play(who, action.play, before, after)
-        return f"{drawn}, then {rest[len(who) + 1 :]}"
+        if action.play is not None:
+            return _play(who, action.play, before, after, drawn=action.count)
+        if who in _out(after):
+            return ngettext("{who} drew {n} card.", "{who} drew {n} cards.", action.count, who=who)
+        return ngettext(
+            "{who} drew {n} card and played none.",
+            "{who} drew {n} cards and played none.",
+            action.count,
+            who=who,
+        )
     if isinstance(action, Take):
-        taken = _drawn(who, before, after)
-        return f"{who} took the stack: {taken} card{'s' * (taken != 1)}, and loses the turn."
+        return ngettext(
+            "{who} took the stack: {n} card, and loses the turn.",
+            "{who} took the stack: {n} cards, and loses the turn.",
+            _drawn(who, before, after),
+            who=who,
+        )
     if isinstance(action, Roulette):
-        return (
-            f"{who} named {action.color.title} and revealed {action.count} "
-            f"card{'s' * (action.count != 1)}, keeping them all."
+        return ngettext(
+            "{who} named {color} and revealed {n} card, keeping them all.",
+            "{who} named {color} and revealed {n} cards, keeping them all.",
+            action.count,
+            who=who,
+            color=action.color.title,
         )
     if isinstance(action, CallUno):
-        return f"{who} called UNO."
+        return _("{who} called UNO.", who=who)
     if isinstance(action, Catch):
-        return (
-            f"{who} caught {action.target} without an UNO call: "
-            f"{action.target} draws {CATCH_PENALTY}."
+        return _(
+            "{who} caught {caught} without an UNO call: {caught} draws {penalty}.",
+            who=who,
+            caught=action.target,
+            penalty=CATCH_PENALTY,
         )
     if isinstance(action, Correct):
         seat = before.players.index(who)
-        return f"{who}'s count was corrected from {before.hands[seat]} to {action.count} cards."
+        return ngettext(
+            "{who}'s count was corrected from {before} to {n} card.",
+            "{who}'s count was corrected from {before} to {n} cards.",
+            action.count,
+            who=who,
+            before=before.hands[seat],
+        )
     if isinstance(action, Wins):
-        return f"{who} won hand {after.hand} (entered as a result)."
+        return _("{who} won hand {hand} (entered as a result).", who=who, hand=after.hand)
     if isinstance(action, Out):
-        return f"{who} was knocked out of hand {after.hand} (entered as a result)."
+        return _(
+            "{who} was knocked out of hand {hand} (entered as a result).",
+            who=who,
+            hand=after.hand,
+        )
     assert isinstance(action, Reveal)
     seat = after.players.index(who)
-    points = after.revealed[seat]
+    points = after.revealed[seat] or 0
     if action.cards is not None:
-        names = ", ".join(card.name for card in action.cards)
-        return f"{who} revealed {names}: {points} points."
-    return f"{who} revealed {points} points."
+        return ngettext(
+            "{who} revealed {cards}: {n} point.",
+            "{who} revealed {cards}: {n} points.",
+            points,
+            who=who,
+            cards=", ".join(card.name for card in action.cards),
+        )
+    return ngettext("{who} revealed {n} point.", "{who} revealed {n} points.", points, who=who)
 
 
 def _drawn(who: str, before: State, after: State) -> int:
@@ -166,39 +251,174 @@ def _out(state: State) -> list[str]:
     return [state.players[i] for i in state.out]
 
 
-def _play(who: str, play: Play, before: State, after: State) -> str:
+# A coloured card's play, by what it did: alone, and after drawing ("{who} drew 3
+# cards, then played ...", its plural following the cards drawn).
+_PLAYED: Final = {
+    "end": N_("{who} played {card}."),
+    "faces": N_("{who} played {card}: {next} faces +{total}."),
+    "roulette": N_(
+        "{who} played {card}: {next} names a colour and reveals cards until it turns up."
+    ),
+    "skip": N_("{who} played {card}: {skipped} is skipped, {next} to play."),
+    "reverse": N_("{who} played {card}: play goes clockwise, {next} to play."),
+    "reverse-back": N_("{who} played {card}: play goes counterclockwise, {next} to play."),
+    "everyone": N_("{who} played {card}: everyone is skipped, {who} plays again."),
+    "swap": N_(
+        "{who} played {card} and swapped hands with {other} ({who} now holds {mine}, "
+        "{other} {theirs})."
+    ),
+    "zero": N_("{who} played {card}: every hand passes one seat clockwise."),
+    "zero-back": N_("{who} played {card}: every hand passes one seat counterclockwise."),
+}
+_DREW_THEN_PLAYED: Final[dict[str, Callable[[int, dict[str, object]], str]]] = {
+    "end": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}.",
+        "{who} drew {n} cards, then played {card}.",
+        n,
+        **fields,
+    ),
+    "faces": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}: {next} faces +{total}.",
+        "{who} drew {n} cards, then played {card}: {next} faces +{total}.",
+        n,
+        **fields,
+    ),
+    "roulette": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}: {next} names a colour and reveals cards "
+        "until it turns up.",
+        "{who} drew {n} cards, then played {card}: {next} names a colour and reveals cards "
+        "until it turns up.",
+        n,
+        **fields,
+    ),
+    "skip": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}: {skipped} is skipped, {next} to play.",
+        "{who} drew {n} cards, then played {card}: {skipped} is skipped, {next} to play.",
+        n,
+        **fields,
+    ),
+    "reverse": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}: play goes clockwise, {next} to play.",
+        "{who} drew {n} cards, then played {card}: play goes clockwise, {next} to play.",
+        n,
+        **fields,
+    ),
+    "reverse-back": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}: play goes counterclockwise, {next} to play.",
+        "{who} drew {n} cards, then played {card}: play goes counterclockwise, {next} to play.",
+        n,
+        **fields,
+    ),
+    "everyone": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}: everyone is skipped, {who} plays again.",
+        "{who} drew {n} cards, then played {card}: everyone is skipped, {who} plays again.",
+        n,
+        **fields,
+    ),
+    "swap": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card} and swapped hands with {other} ({who} now "
+        "holds {mine}, {other} {theirs}).",
+        "{who} drew {n} cards, then played {card} and swapped hands with {other} ({who} now "
+        "holds {mine}, {other} {theirs}).",
+        n,
+        **fields,
+    ),
+    "zero": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}: every hand passes one seat clockwise.",
+        "{who} drew {n} cards, then played {card}: every hand passes one seat clockwise.",
+        n,
+        **fields,
+    ),
+    "zero-back": lambda n, fields: ngettext(
+        "{who} drew {n} card, then played {card}: every hand passes one seat counterclockwise.",
+        "{who} drew {n} cards, then played {card}: every hand passes one seat counterclockwise.",
+        n,
+        **fields,
+    ),
+}
+
+
+def _play(who: str, play: Play, before: State, after: State, drawn: int | None = None) -> str:
+    """A card played (after `drawn` cards were drawn, if so) and what it did, as one
+    sentence: one template for each way a play can go."""
     card = play.card
-    stacked = before.facing == "stack" and card.draw
-    verb = "stacked" if stacked else "played"
-    text = f"{who} {verb} {card.name}"
-    if play.color is not None:
-        text += f" and chose {play.color.title}"
+    fields: dict[str, object] = {"who": who, "card": card.name}
+    won = after.hand_winner is not None and before.hand_winner is None
     if play.discard:
-        color = card.color.title.lower() if card.color else ""
-        text += f" with {play.discard} more {color} card{'s' * (play.discard != 1)}"
-    if after.hand_winner is not None and before.hand_winner is None:
-        return text + "."
-    nxt = after.players[after.turn]
-    face = card.face
-    if card.draw:
-        return text + f": {nxt} faces +{after.stack_total}."
-    if face is Face.WILD_ROULETTE:
-        return text + f": {nxt} names a colour and reveals cards until it turns up."
-    if face is Face.SKIP:
-        skipped = before.players[before.next_active(before.turn)]
-        return text + f": {skipped} is skipped, {nxt} to play."
-    if face is Face.REVERSE:
-        way = "clockwise" if after.direction > 0 else "counterclockwise"
-        return text + f": play goes {way}, {nxt} to play."
-    if face is Face.SKIP_EVERYONE:
-        return text + f": everyone is skipped, {who} plays again."
-    if play.swap is not None:
-        seat, other = before.players.index(who), before.players.index(play.swap)
-        return (
-            text + f" and swapped hands with {play.swap} ({who} now holds "
-            f"{after.hands[seat]}, {play.swap} {after.hands[other]})."
+        assert card.color is not None
+        fields |= {"color": card.color.adjective, "more": play.discard}
+        if drawn is None:
+            return ngettext(
+                "{who} played {card} with {n} more {color} card.",
+                "{who} played {card} with {n} more {color} cards.",
+                play.discard,
+                **fields,
+            )
+        # Two counts in one sentence: its plural follows the cards drawn.
+        return ngettext(
+            "{who} drew {n} card, then played {card} with {more} more {color} cards.",
+            "{who} drew {n} cards, then played {card} with {more} more {color} cards.",
+            drawn,
+            **fields,
         )
-    if card.number == 0 and before.rules.zero:
-        way = "clockwise" if after.direction > 0 else "counterclockwise"
-        return text + f": every hand passes one seat {way}."
-    return text + "."
+    fields |= {"next": after.players[after.turn], "total": after.stack_total}
+    if play.color is not None:
+        return _chose(play, before, drawn, won, fields)
+    if before.facing == "stack" and card.draw:
+        if won:
+            return _("{who} stacked {card}.", **fields)
+        return _("{who} stacked {card}: {next} faces +{total}.", **fields)
+    face, clockwise = card.face, after.direction > 0
+    if won:
+        kind = "end"
+    elif card.draw:
+        kind = "faces"
+    elif face is Face.WILD_ROULETTE:
+        kind = "roulette"
+    elif face is Face.SKIP:
+        kind = "skip"
+        fields["skipped"] = before.players[before.next_active(before.turn)]
+    elif face is Face.REVERSE:
+        kind = "reverse" if clockwise else "reverse-back"
+    elif face is Face.SKIP_EVERYONE:
+        kind = "everyone"
+    elif play.swap is not None:
+        kind = "swap"
+        seat, other = before.players.index(who), before.players.index(play.swap)
+        fields |= {"other": play.swap, "mine": after.hands[seat], "theirs": after.hands[other]}
+    elif card.number == 0 and before.rules.zero:
+        kind = "zero" if clockwise else "zero-back"
+    else:
+        kind = "end"
+    if drawn is None:
+        return _(_PLAYED[kind], **fields)
+    return _DREW_THEN_PLAYED[kind](drawn, fields)
+
+
+def _chose(
+    play: Play, before: State, drawn: int | None, won: bool, fields: dict[str, object]
+) -> str:
+    """A wild played with the colour its player chose."""
+    assert play.color is not None
+    fields["color"] = play.color.title
+    if before.facing == "stack" and play.card.draw:
+        if won:
+            return _("{who} stacked {card} and chose {color}.", **fields)
+        return _("{who} stacked {card} and chose {color}: {next} faces +{total}.", **fields)
+    if won or not play.card.draw:
+        if drawn is None:
+            return _("{who} played {card} and chose {color}.", **fields)
+        return ngettext(
+            "{who} drew {n} card, then played {card} and chose {color}.",
+            "{who} drew {n} cards, then played {card} and chose {color}.",
+            drawn,
+            **fields,
+        )
+    if drawn is None:
+        return _("{who} played {card} and chose {color}: {next} faces +{total}.", **fields)
+    return ngettext(
+        "{who} drew {n} card, then played {card} and chose {color}: {next} faces +{total}.",
+        "{who} drew {n} cards, then played {card} and chose {color}: {next} faces +{total}.",
+        drawn,
+        **fields,
+    )

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from engine import referee
 from engine.errors import EngineError, IllegalActionError, NotationError, RecordError
+from engine.i18n import _
 from engine.legal import Legal
 from engine.names import clean_name, name_key
 from engine.notation import (
@@ -115,7 +116,8 @@ class Game:
         return Legal(self.state)
 
     def record(self) -> str:
-        """The table record of the game: one line each, parsing back to this game."""
+        """The table record of the game: one line each, parsing back to this game. A file
+        format: English whatever the language spoken (nothing here is translated)."""
         return "".join(f"{line}\n" for line in self._lines)
 
     def to_json(self) -> dict[str, object]:
@@ -136,7 +138,7 @@ class Game:
         if isinstance(line, str):
             parsed = self.parse(line)
             if parsed is None:
-                raise NotationError("The line is empty: nothing to record.")
+                raise NotationError(_("The line is empty: nothing to record."))
             line = parsed
         before = self._states[-1]
         return Step(line, before, referee.apply(before, line))
@@ -167,7 +169,7 @@ class Game:
     def undo(self) -> Line:
         """Take back the last line and return it; the seating line can't be undone."""
         if len(self._lines) == 1:
-            raise IllegalActionError("There is nothing to undo.", "setup")
+            raise IllegalActionError(_("There is nothing to undo."), "setup")
         self._states.pop()
         return self._lines.pop()
 
@@ -178,7 +180,12 @@ class Game:
 def _check_seating(names: tuple[str, ...]) -> None:
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise IllegalActionError(
-            f"No Mercy is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}.",
+            _(
+                "No Mercy is played by {least} to {most} players, not {count}.",
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
+                count=len(names),
+            ),
             "setup",
         )
     seen: dict[str, str] = {}
@@ -186,13 +193,22 @@ def _check_seating(names: tuple[str, ...]) -> None:
         key = name_key(name)
         if key in seen:
             first = seen[key]
-            both = f"'{name}'" if first == name else f"'{first}' and '{name}'"
-            raise IllegalActionError(
-                f"Two players are called {both}: names are the same whatever the "
-                "case, and however an accent or a wide letter is typed. Give each player a "
-                "different name.",
-                "setup",
-            )
+            if first == name:
+                message = _(
+                    "Two players are called '{name}': names are the same whatever the case, "
+                    "and however an accent or a wide letter is typed. Give each player a "
+                    "different name.",
+                    name=name,
+                )
+            else:
+                message = _(
+                    "Two players are called '{first}' and '{name}': names are the same "
+                    "whatever the case, and however an accent or a wide letter is typed. Give "
+                    "each player a different name.",
+                    first=first,
+                    name=name,
+                )
+            raise IllegalActionError(message, "setup")
         seen[key] = name
 
 
@@ -219,7 +235,7 @@ def replay(text: str) -> Replay:
             if game is None:
                 if not isinstance(line, PlayersLine):
                     raise NotationError(
-                        "A record starts by seating the players (players: Ann, Bob, Cy)."
+                        _("A record starts by seating the players (players: Ann, Bob, Cy).")
                     )
                 game = Game(line.names)
             else:
@@ -229,6 +245,6 @@ def replay(text: str) -> Replay:
     if game is None:
         return Replay(
             None,
-            RecordError(1, NotationError("The record is empty: it starts with 'players: ...'.")),
+            RecordError(1, NotationError(_("The record is empty: it starts with 'players: ...'."))),
         )
     return Replay(game, None)

@@ -7,7 +7,9 @@ English unless `language("fr")` (or `use_language`) says otherwise, so each requ
 of the app, each thread, speaks its own. The table record is a file format and stays
 English: nothing in engine/notation.py goes through here.
 
-Templates use named fields: `_("{name} to play.", name=who)`.
+Templates use named fields: `_("{name} to play.", name=who)`. Nothing translated is
+ever stored: events and card names are rendered when they are shown, and a refusal
+is worded in the language of the context that raised it.
 """
 
 from __future__ import annotations
@@ -32,14 +34,32 @@ LANGUAGES: dict[str, str] = {
 }
 
 _current: ContextVar[str] = ContextVar("engine_language", default=SOURCE_LANGUAGE)
+# Where the compiled catalogs are read from: the shipped ones, unless a context
+# (a test with a catalog of its own) says otherwise with `catalogs_from`.
+_directory: ContextVar[Path] = ContextVar("engine_catalogs", default=LOCALE_DIR)
+
+
+def catalog(language: str) -> gettext.NullTranslations:
+    """The compiled catalog of a language (English: the templates as they are)."""
+    return _catalog(_directory.get(), language)
 
 
 @cache
-def catalog(language: str) -> gettext.NullTranslations:
-    """The compiled catalog of a language (English: the templates as they are)."""
+def _catalog(directory: Path, language: str) -> gettext.NullTranslations:
     if language == SOURCE_LANGUAGE:
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True)
+    return gettext.translation(DOMAIN, directory, [language], fallback=True)
+
+
+@contextmanager
+def catalogs_from(directory: Path) -> Iterator[None]:
+    """Read the catalogs under `directory` (laid out as LOCALE_DIR: <language>/LC_MESSAGES/
+    messages.mo) in this context only, e.g. a catalog a test made for itself."""
+    token = _directory.set(Path(directory))
+    try:
+        yield
+    finally:
+        _directory.reset(token)
 
 
 def current_language() -> str:

@@ -13,6 +13,7 @@ from typing import Final, Literal
 
 from engine.cards import ALL_CARDS, Card, Color, Face
 from engine.errors import CardCountError, IllegalActionError, OutOfTurnError
+from engine.i18n import N_, _
 from engine.notation import (
     ActionLine,
     CallUno,
@@ -28,6 +29,8 @@ from engine.state import CATCH_PENALTY, Facing, State
 
 DRAW_VALUES: Final = (2, 4, 6, 10)
 FollowUp = Literal["color", "swap", "discard"]
+# A turn action a player tried, for a refusal's sentence: a card played, or one of these.
+Tried = Literal["draw", "take", "roulette"]
 
 # Why a card can't go on the pile (independent of who holds it).
 NOT_A_DRAW_CARD: Final = "not-draw"
@@ -72,13 +75,54 @@ def allowed_cards(state: State) -> frozenset[Card]:
     return cards - state.exhausted if state.exhausted else cards
 
 
-def _facing_text(state: State) -> str:
-    who = state.players[state.turn]
-    if state.facing == "stack":
-        return f"{who} faces +{state.stack_total}"
-    if state.facing == "roulette":
-        return f"{who} names a colour for the Colour Roulette"
-    return f"{who} is to play"
+# Why a player may not take a turn action, one whole sentence per action tried and
+# reason: {name} tried, {card} (a card played), {turn} whose turn it is, {total} the
+# pending stack.
+_KNOCKED_OUT: Final = "out"
+_CANT: Final[dict[tuple[str, str], str]] = {
+    ("play", _KNOCKED_OUT): N_(
+        "{name} can't play {card}: {name} was knocked out of this hand by the Mercy rule."
+    ),
+    ("draw", _KNOCKED_OUT): N_(
+        "{name} can't draw: {name} was knocked out of this hand by the Mercy rule."
+    ),
+    ("take", _KNOCKED_OUT): N_(
+        "{name} can't take a stack: {name} was knocked out of this hand by the Mercy rule."
+    ),
+    ("roulette", _KNOCKED_OUT): N_(
+        "{name} can't answer a Colour Roulette: {name} was knocked out of this hand by the "
+        "Mercy rule."
+    ),
+    ("play", "play"): N_("{name} can't play {card}: it is {turn}'s turn ({turn} is to play)."),
+    ("draw", "play"): N_("{name} can't draw: it is {turn}'s turn ({turn} is to play)."),
+    ("take", "play"): N_("{name} can't take a stack: it is {turn}'s turn ({turn} is to play)."),
+    ("roulette", "play"): N_(
+        "{name} can't answer a Colour Roulette: it is {turn}'s turn ({turn} is to play)."
+    ),
+    ("play", "stack"): N_("{name} can't play {card}: it is {turn}'s turn ({turn} faces +{total})."),
+    ("draw", "stack"): N_("{name} can't draw: it is {turn}'s turn ({turn} faces +{total})."),
+    ("take", "stack"): N_(
+        "{name} can't take a stack: it is {turn}'s turn ({turn} faces +{total})."
+    ),
+    ("roulette", "stack"): N_(
+        "{name} can't answer a Colour Roulette: it is {turn}'s turn ({turn} faces +{total})."
+    ),
+    ("play", "roulette"): N_(
+        "{name} can't play {card}: it is {turn}'s turn ({turn} names a colour for the "
+        "Colour Roulette)."
+    ),
+    ("draw", "roulette"): N_(
+        "{name} can't draw: it is {turn}'s turn ({turn} names a colour for the Colour Roulette)."
+    ),
+    ("take", "roulette"): N_(
+        "{name} can't take a stack: it is {turn}'s turn ({turn} names a colour for the "
+        "Colour Roulette)."
+    ),
+    ("roulette", "roulette"): N_(
+        "{name} can't answer a Colour Roulette: it is {turn}'s turn ({turn} names a colour "
+        "for the Colour Roulette)."
+    ),
+}
 
 
 def status_refusal(state: State) -> IllegalActionError | None:
@@ -86,111 +130,161 @@ def status_refusal(state: State) -> IllegalActionError | None:
     if state.status == "match_over":
         assert state.match_winner is not None
         return IllegalActionError(
-            f"The match is over: {state.players[state.match_winner]} won it. "
-            "Start a new match to play on.",
+            _(
+                "The match is over: {winner} won it. Start a new match to play on.",
+                winner=state.players[state.match_winner],
+            ),
             "hand-over",
         )
     if state.status == "hand_over":
         return IllegalActionError(
-            f"Hand {state.hand} is over and scored: start the next one with "
-            f"'hand: {state.hand + 1}'.",
+            _(
+                "Hand {hand} is over and scored: start the next one with 'hand: {next}'.",
+                hand=state.hand,
+                next=state.hand + 1,
+            ),
             "hand-over",
         )
     if state.status == "scoring":
         assert state.hand_winner is not None
         return IllegalActionError(
-            f"{state.players[state.hand_winner]} has won the hand: nothing more can be "
-            "played. The others reveal their cards (reveals ...).",
+            _(
+                "{winner} has won the hand: nothing more can be played. The others reveal "
+                "their cards (reveals ...).",
+                winner=state.players[state.hand_winner],
+            ),
             "hand-over",
         )
     if not state.started:
         return IllegalActionError(
-            f"Hand {state.hand} has no start card yet: write 'start: R5' with the first "
-            "face-up number card.",
+            _(
+                "Hand {hand} has no start card yet: write 'start: R5' with the first "
+                "face-up number card.",
+                hand=state.hand,
+            ),
             "setup",
         )
     return None
 
 
-def turn_refusal(state: State, seat: int, tried: str) -> IllegalActionError | None:
-    """Why `seat` may not take a turn action (`tried`, in words) now, if so."""
+def turn_refusal(state: State, seat: int, tried: Tried | Card) -> IllegalActionError | None:
+    """Why `seat` may not take a turn action (`tried`: a card played, or draw, take a
+    stack, answer a roulette) now, if so."""
     refusal = status_refusal(state)
     if refusal is not None:
         return refusal
-    name = state.players[seat]
+    kind = "play" if isinstance(tried, Card) else tried
+    fields = {
+        "name": state.players[seat],
+        "card": tried.name if isinstance(tried, Card) else "",
+        "turn": state.players[state.turn],
+        "total": state.stack_total,
+    }
     if seat in state.out:
-        return IllegalActionError(
-            f"{name} can't {tried}: {name} was knocked out of this hand by the Mercy rule.",
-            "mercy",
-        )
+        return IllegalActionError(_(_CANT[kind, _KNOCKED_OUT], **fields), "mercy")
     if seat != state.turn:
-        return OutOfTurnError(
-            f"{name} can't {tried}: it is {state.players[state.turn]}'s turn "
-            f"({_facing_text(state)})."
-        )
+        return OutOfTurnError(_(_CANT[kind, state.facing], **fields))
     return None
 
 
 def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | None:
     """Why `seat` may not play `card` now (follow-ups aside), if so."""
-    refusal = turn_refusal(state, seat, f"play {card.name}")
+    refusal = turn_refusal(state, seat, card)
     if refusal is not None:
         return refusal
     name = state.players[seat]
     if state.facing == "roulette":
         return IllegalActionError(
-            f"{name} can't play {card.name} now: a Colour Roulette was played on {name}, "
-            "who names a colour and reveals cards first (roulette C N).",
+            _(
+                "{name} can't play {card} now: a Colour Roulette was played on {name}, "
+                "who names a colour and reveals cards first (roulette C N).",
+                name=name,
+                card=card.name,
+            ),
             "roulette",
         )
     if card in allowed_cards(state):
         return None
     if card in state.exhausted:
         return CardCountError(
-            f"{name} can't play {card.name}: the deck has {card.copies} and all of them are "
-            "already in the discard pile. Check the card and play another, or draw."
+            _(
+                "{name} can't play {card}: the deck has {copies} and all of them are "
+                "already in the discard pile. Check the card and play another, or draw.",
+                name=name,
+                card=card.name,
+                copies=card.copies,
+            )
         )
     needed = needed_to_stack(state) if state.facing == "stack" else 0
     reason = judge(card, state.facing, state.top, state.color, needed)
     total = state.stack_total
     answers = "/".join(f"+{v}" for v in DRAW_VALUES if v >= needed)
     instead = (
-        f"Stack {answers} or take {total}." if answers else f"Nothing answers it: take {total}."
+        _("Stack {answers} or take {total}.", answers=answers, total=total)
+        if answers
+        else _("Nothing answers it: take {total}.", total=total)
     )
+    fields = {"name": name, "card": card.name, "total": total, "instead": instead}
     if reason == NOT_A_DRAW_CARD:
         if card.face is Face.WILD_ROULETTE:  # RULINGS [roulette]: it is not a Draw card
             return IllegalActionError(
-                f"{name} can't play {card.name} on a pending +{total}: Colour Roulette is not "
-                f"a Draw card and can't answer a stack. {instead}",
+                _(
+                    "{name} can't play {card} on a pending +{total}: Colour Roulette is not "
+                    "a Draw card and can't answer a stack. {instead}",
+                    **fields,
+                ),
                 "roulette",
             )
         return IllegalActionError(
-            f"{name} can't play {card.name} on a pending +{total}: only a Draw card answers "
-            f"a stack. {instead}",
+            _(
+                "{name} can't play {card} on a pending +{total}: only a Draw card answers "
+                "a stack. {instead}",
+                **fields,
+            ),
             "stack",
         )
     if reason == TOO_SMALL:
         assert state.top is not None
-        bar = (
-            f"a stacked card must reach the pending total, +{needed} or more"
-            if state.rules.stack == "sum"
-            else f"a stacked card must be +{needed} or more"
-        )
-        return IllegalActionError(
-            f"{name} can't stack a {card.face.title} on a {state.top.face.title}: {bar}. {instead}",
-            "stack",
-        )
+        fields |= {"face": card.face.title, "top": state.top.face.title, "needed": needed}
+        if state.rules.stack == "sum":
+            template = N_(
+                "{name} can't stack a {face} on a {top}: a stacked card must reach the "
+                "pending total, +{needed} or more. {instead}"
+            )
+        else:
+            template = N_(
+                "{name} can't stack a {face} on a {top}: a stacked card must be +{needed} or "
+                "more. {instead}"
+            )
+        return IllegalActionError(_(template, **fields), "stack")
     assert state.top is not None and state.color is not None
     top = state.top
-    face = f"a {top.face.title}" if top.number is not None else f"a {top.face.title} card"
-    return IllegalActionError(
-        f"{name} can't play {card.name} on {top.name} with {state.color.title} active: a "
-        f"card must match the colour ({state.color.title}) or the number or symbol, or be "
-        f"a wild. Play a {state.color.title} card"
-        + ("" if top.wild else f", {face}")
-        + ", or a wild, or draw.",
-        "match",
-    )
+    fields = {
+        "name": name,
+        "card": card.name,
+        "top": top.name,
+        "color": state.color.title,
+        "face": top.face.title,
+    }
+    if top.wild:
+        template = N_(
+            "{name} can't play {card} on {top} with {color} active: a card must match the "
+            "colour ({color}) or the number or symbol, or be a wild. Play a {color} card, "
+            "or a wild, or draw."
+        )
+    elif top.number is not None:
+        template = N_(
+            "{name} can't play {card} on {top} with {color} active: a card must match the "
+            "colour ({color}) or the number or symbol, or be a wild. Play a {color} card, "
+            "a {face}, or a wild, or draw."
+        )
+    else:
+        template = N_(
+            "{name} can't play {card} on {top} with {color} active: a card must match the "
+            "colour ({color}) or the number or symbol, or be a wild. Play a {color} card, "
+            "a {face} card, or a wild, or draw."
+        )
+    return IllegalActionError(_(template, **fields), "match")
 
 
 class Legal:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.errors import NotationError
+from engine.i18n import N_, _
 
 # A record's header words: a line 'start: R5' must never be read as a player's action.
 HEADER_KEYS: Final = ("players", "dealer", "rules", "start", "hand")
@@ -81,29 +82,67 @@ def character_name(char: str) -> str:
         elif code == 0x7F:
             name = "DELETE"
         else:
-            name = "a control character" if unicodedata.category(char) == "Cc" else "unnamed"
+            name = _("a control character") if unicodedata.category(char) == "Cc" else _("unnamed")
     return f"U+{code:04X} {name}"
 
 
+# Why a reader can't see a character in a name.
+CONTROL: Final = "control"
+INVISIBLE: Final = "invisible"
+
+# What is said of a hidden character, by why it is hidden and where it was typed: in a
+# name that shows (`name`), in one that shows nothing, in a form's name (`character`
+# is its code and Unicode name, "U+200B ZERO WIDTH SPACE").
+_HIDDEN_IN_NAME: Final = {
+    CONTROL: N_(
+        "The name '{name}' can't contain {character}: it is a control character, not part "
+        "of a name. Write the name without it."
+    ),
+    INVISIBLE: N_(
+        "The name '{name}' can't contain {character}: it is invisible, so two players could "
+        "have names that look the same. Write the name without it."
+    ),
+}
+_HIDDEN_IN_BLANK_NAME: Final = {
+    CONTROL: N_(
+        "A player's name can't contain {character}: it is a control character, not part of "
+        "a name. Write the name without it."
+    ),
+    INVISIBLE: N_(
+        "A player's name can't contain {character}: it is invisible, so two players could "
+        "have names that look the same. Write the name without it."
+    ),
+}
+_HIDDEN_IN_TYPED_NAME: Final = {
+    CONTROL: N_("A name can't contain {character}: it is a control character, not part of a name."),
+    INVISIBLE: N_(
+        "A name can't contain {character}: it is invisible, so two players could have names "
+        "that look the same."
+    ),
+}
+
+
 def _hidden(char: str) -> str | None:
-    """Why a reader can't see this character in a name; None for a visible one."""
+    """Why a reader can't see this character in a name (CONTROL, INVISIBLE); None for a
+    visible one."""
     if char in _SPACES:
         return None
     category = unicodedata.category(char)
     if category == "Cc":
-        return "it is a control character, not part of a name"
+        return CONTROL
     if category in ("Cf", "Cs") or char in _INVISIBLE:
-        return "it is invisible, so two players could have names that look the same"
+        return INVISIBLE
     return None
 
 
-def hidden_character(text: str) -> str | None:
-    """The sentence's end saying which character of `text` can't be in a name, and why
-    ("U+200B ZERO WIDTH SPACE: it is invisible, ..."); None when every one can."""
+def hidden_character(text: str) -> tuple[str, str] | None:
+    """The first character of `text` that can't be in a name, as its code and Unicode
+    name ("U+200B ZERO WIDTH SPACE"), and why (CONTROL, INVISIBLE); None when every
+    one can."""
     for char in text:
         why = _hidden(char)
         if why is not None:
-            return f"{character_name(char)}: {why}"
+            return character_name(char), why
     return None
 
 
@@ -114,29 +153,42 @@ def _shown(text: str) -> str:
 
 
 def _header_word(name: str) -> str:
-    return f"A player can't be called '{name}': it is a header word ({', '.join(HEADER_KEYS)})."
+    return _(
+        "A player can't be called '{name}': it is a header word ({words}).",
+        name=name,
+        words=", ".join(HEADER_KEYS),
+    )
 
 
 def clean_name(text: str) -> str:
     """A player's name tidied (NFC, single spaces), or a NotationError saying what is wrong."""
     hidden = hidden_character(text)
     if hidden is not None:
+        character, why = hidden
         shown = tidy_name(_shown(text))
-        whose = f"The name '{shown}'" if shown else "A player's name"
-        raise NotationError(f"{whose} can't contain {hidden}. Write the name without it.")
+        if shown:
+            raise NotationError(_(_HIDDEN_IN_NAME[why], name=shown, character=character))
+        raise NotationError(_(_HIDDEN_IN_BLANK_NAME[why], character=character))
     name = tidy_name(text)
     if not name:
         raise NotationError(
-            "A player's name is empty: list the names separated by commas (players: Ann, Bob, Cy)."
+            _(
+                "A player's name is empty: list the names separated by commas "
+                "(players: Ann, Bob, Cy)."
+            )
         )
     if len(name) > MAX_NAME_LENGTH:
         raise NotationError(
-            f"The name '{name[:20]}...' is longer than {MAX_NAME_LENGTH} characters."
+            _(
+                "The name '{start}...' is longer than {limit} characters.",
+                start=name[:20],
+                limit=MAX_NAME_LENGTH,
+            )
         )
     if name_key(name) in HEADER_KEYS:
         raise NotationError(_header_word(name))
     if _FORBIDDEN.search(name):
-        raise NotationError(f"The name '{name}' can't contain ':', ',' or '#'.")
+        raise NotationError(_("The name '{name}' can't contain ':', ',' or '#'.", name=name))
     return name
 
 
@@ -157,16 +209,17 @@ def name_problems(names: Sequence[str], max_length: int = TYPED_NAME_LENGTH) -> 
         problem: str | None = None
         hidden = hidden_character(text)
         if hidden is not None:
-            problem = f"A name can't contain {hidden}."
+            character, why = hidden
+            problem = _(_HIDDEN_IN_TYPED_NAME[why], character=character)
         elif not name:
             pass
         elif len(name) > limit:
-            problem = f"A name can't be longer than {limit} characters."
+            problem = _("A name can't be longer than {limit} characters.", limit=limit)
         elif _FORBIDDEN.search(name):
-            problem = "A name can't contain : , or #."
+            problem = _("A name can't contain : , or #.")
         elif name_key(name) in HEADER_KEYS:
             problem = _header_word(name)
         elif keys.count(name_key(name)) > 1:
-            problem = "Two players can't have the same name."
+            problem = _("Two players can't have the same name.")
         problems.append(problem)
     return problems

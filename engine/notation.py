@@ -3,16 +3,20 @@
 `parse_line("Ann: W+6 B", players)` gives `ActionLine("Ann", Play(W+6, BLUE))`
 and `str()` of it gives the line back in canonical form. NOTATION.md is the
 contract; this module accepts what it says (and a little more: colour names,
-commas between revealed cards).
+commas between revealed cards). The record is a file format and stays English:
+printing a line never goes through engine.i18n; only the refusals of a line that
+can't be read are translated.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from engine.cards import Card, Color
 from engine.errors import NotationError
+from engine.i18n import N_, _
 
 # A name's rules live in engine.names; records parse names, so they stay importable here.
 from engine.names import HEADER_KEYS as HEADER_KEYS
@@ -209,8 +213,11 @@ def parse_line(text: str, players: Sequence[str] = ()) -> Line | None:
     who, sep, rest = body.partition(":")
     if not sep:
         raise NotationError(
-            f"'{body}' has no colon: write a header (players: Ann, Bob) or a player's "
-            "action (Ann: R5)."
+            _(
+                "'{line}' has no colon: write a header (players: Ann, Bob) or a player's "
+                "action (Ann: R5).",
+                line=body,
+            )
         )
     key, rest = " ".join(who.split()), rest.strip()
     header = key.lower()
@@ -223,7 +230,7 @@ def parse_line(text: str, players: Sequence[str] = ()) -> Line | None:
     if header == "start":
         return StartLine(Card.parse(rest))
     if header == "hand":
-        return HandLine(parse_count(rest, "hand number"))
+        return HandLine(parse_count(rest, "hand"))
     player = find_player(key, players)
     return ActionLine(player, parse_action(rest, players))
 
@@ -240,18 +247,47 @@ def find_player(text: str, players: Sequence[str]) -> str:
             return name
     if not players:
         raise NotationError(
-            f"'{text}' is not known yet: a record starts by seating the players "
-            "(players: Ann, Bob, Cy)."
+            _(
+                "'{text}' is not known yet: a record starts by seating the players "
+                "(players: Ann, Bob, Cy).",
+                text=text,
+            )
         )
-    raise NotationError(f"There is no player '{text}' at this table ({', '.join(players)}).")
+    raise NotationError(
+        _(
+            "There is no player '{text}' at this table ({players}).",
+            text=text,
+            players=", ".join(players),
+        )
+    )
 
 
-def parse_count(text: str, what: str) -> int:
+# What a count on a line counts, and what is said when it is not a number, or too large.
+Counted = Literal["hand", "drawn", "revealed", "counted", "points", "discarded"]
+_NOT_A_NUMBER: Final[dict[str, str]] = {
+    "hand": N_("'{text}' is not a number (hand number): write it in digits, like 3."),
+    "drawn": N_("'{text}' is not a number (cards drawn): write it in digits, like 3."),
+    "revealed": N_("'{text}' is not a number (cards revealed): write it in digits, like 3."),
+    "counted": N_("'{text}' is not a number (cards counted): write it in digits, like 3."),
+    "points": N_("'{text}' is not a number (points): write it in digits, like 3."),
+    "discarded": N_("'{text}' is not a number (cards discarded): write it in digits, like 3."),
+}
+_TOO_LARGE: Final[dict[str, str]] = {
+    "hand": N_("{text} is far too large for a hand number."),
+    "drawn": N_("{text} is far too large for a number of cards drawn."),
+    "revealed": N_("{text} is far too large for a number of cards revealed."),
+    "counted": N_("{text} is far too large for a number of cards counted."),
+    "points": N_("{text} is far too large for a number of points."),
+    "discarded": N_("{text} is far too large for a number of cards discarded."),
+}
+
+
+def parse_count(text: str, what: Counted) -> int:
     text = text.strip()
     if not text.isdigit() or not text.isascii():
-        raise NotationError(f"'{text}' is not a number ({what}): write it in digits, like 3.")
+        raise NotationError(_(_NOT_A_NUMBER[what], text=text))
     if len(text) > 6:
-        raise NotationError(f"{text} is far too large for a {what}.")
+        raise NotationError(_(_TOO_LARGE[what], text=text))
     return int(text)
 
 
@@ -259,19 +295,24 @@ def parse_action(text: str, players: Sequence[str] = ()) -> Action:
     """Parse the part of an action line after `PLAYER:`."""
     words = text.split()
     if not words:
-        raise NotationError("The action is missing: write what the player did (R5, take, ...).")
+        raise NotationError(_("The action is missing: write what the player did (R5, take, ...)."))
     verb = words[0].lower()
     if verb == "draw":
         head, comma, tail = text.partition(",")
         head_words = head.split()
         if len(head_words) != 2:
             raise NotationError(
-                f"'{text}': write draw N (the number of cards drawn), then optionally "
-                "', CARD' for the card played, as in 'draw 3, G7'."
+                _(
+                    "'{text}': write draw N (the number of cards drawn), then optionally "
+                    "', CARD' for the card played, as in 'draw 3, G7'.",
+                    text=text,
+                )
             )
-        count = parse_count(head_words[1], "cards drawn")
+        count = parse_count(head_words[1], "drawn")
         if comma and not tail.strip():
-            raise NotationError(f"'{text}': the card played after the draw is missing.")
+            raise NotationError(
+                _("'{text}': the card played after the draw is missing.", text=text)
+            )
         return Draw(count, _parse_play(tail.split(), players) if comma else None)
     if verb == "take":
         _expect_alone(words, "take")
@@ -282,18 +323,21 @@ def parse_action(text: str, players: Sequence[str] = ()) -> Action:
     if verb == "roulette":
         if len(words) != 3:
             raise NotationError(
-                f"'{text}': write roulette, the colour named and the number of cards "
-                "revealed, as in 'roulette G 3'."
+                _(
+                    "'{text}': write roulette, the colour named and the number of cards "
+                    "revealed, as in 'roulette G 3'.",
+                    text=text,
+                )
             )
-        return Roulette(Color.parse(words[1]), parse_count(words[2], "cards revealed"))
+        return Roulette(Color.parse(words[1]), parse_count(words[2], "revealed"))
     if verb == "catch":
         if len(words) < 2:
-            raise NotationError("'catch' needs the player caught, as in 'catch Ann'.")
+            raise NotationError(_("'catch' needs the player caught, as in 'catch Ann'."))
         return Catch(find_player(" ".join(words[1:]), players))
     if verb == "has":
         if len(words) != 2:
-            raise NotationError("'has' needs the number of cards counted, as in 'has 9'.")
-        return Correct(parse_count(words[1], "cards counted"))
+            raise NotationError(_("'has' needs the number of cards counted, as in 'has 9'."))
+        return Correct(parse_count(words[1], "counted"))
     if verb in ("wins", "out"):
         _expect_alone(words, verb)
         return Wins() if verb == "wins" else Out()
@@ -307,18 +351,23 @@ def parse_action(text: str, players: Sequence[str] = ()) -> Action:
 
 def _expect_alone(words: list[str], verb: str) -> None:
     if len(words) != 1:
-        raise NotationError(f"'{verb}' takes nothing after it (got '{' '.join(words)}').")
+        raise NotationError(
+            _("'{verb}' takes nothing after it (got '{got}').", verb=verb, got=" ".join(words))
+        )
 
 
 def _parse_play(words: list[str], players: Sequence[str]) -> Play:
     if not words:
-        raise NotationError("The card played is missing.")
+        raise NotationError(_("The card played is missing."))
     try:
         card = Card.parse(words[0])
     except NotationError:
         raise NotationError(
-            f"'{words[0]}' is neither a card nor an action: write a card (R5, G+2, W+6 B) "
-            "or one of draw, take, roulette, uno, catch, has, reveals, wins, out."
+            _(
+                "'{word}' is neither a card nor an action: write a card (R5, G+2, W+6 B) "
+                "or one of draw, take, roulette, uno, catch, has, reveals, wins, out.",
+                word=words[0],
+            )
         ) from None
     rest = words[1:]
     color: Color | None = None
@@ -328,17 +377,22 @@ def _parse_play(words: list[str], players: Sequence[str]) -> Play:
         color = Color.parse(rest.pop(0))
     if rest and rest[0].lower() == "swap":
         if len(rest) < 2:
-            raise NotationError(f"'{card} swap' needs the player swapped with.")
+            raise NotationError(_("'{code} swap' needs the player swapped with.", code=card))
         swap = find_player(" ".join(rest[1:]), players)
         rest = []
     elif rest and rest[0].lower() == "discard":
         if len(rest) != 2:
             raise NotationError(
-                f"'{card} discard' needs how many more cards of its colour went with it, "
-                f"as in '{card} discard 2'."
+                _(
+                    "'{code} discard' needs how many more cards of its colour went with it, "
+                    "as in '{code} discard 2'.",
+                    code=card,
+                )
             )
-        discard = parse_count(rest[1], "cards discarded")
+        discard = parse_count(rest[1], "discarded")
         rest = []
     if rest:
-        raise NotationError(f"Unexpected '{' '.join(rest)}' after {card}.")
+        raise NotationError(
+            _("Unexpected '{words}' after {code}.", words=" ".join(rest), code=card)
+        )
     return Play(card, color, swap, discard)

@@ -9,8 +9,11 @@ hand, scoring and the end of the match.
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 from engine.cards import DECK_SIZE, Card, Face
 from engine.errors import CardCountError, IllegalActionError
+from engine.i18n import N_, _, ngettext
 from engine.legal import (
     card_refusal,
     discard_room,
@@ -87,14 +90,17 @@ def apply(state: State, line: Line) -> State:
     elif isinstance(line, RulesLine):
         if s.hand != 1 or s.started:
             raise IllegalActionError(
-                "House rules are set before the first start card of the match.", "setup"
+                _("House rules are set before the first start card of the match."), "setup"
             )
         s.rules = line.rules
     else:
         assert isinstance(line, PlayersLine)
         raise IllegalActionError(
-            f"The players are already seated ({', '.join(s.players)}): 'players:' is the "
-            "first line of a record and comes once.",
+            _(
+                "The players are already seated ({players}): 'players:' is the first line "
+                "of a record and comes once.",
+                players=", ".join(s.players),
+            ),
             "setup",
         )
     return s
@@ -106,8 +112,11 @@ def apply(state: State, line: Line) -> State:
 def _set_dealer(s: State, seat: int) -> None:
     if s.started or s.status != "playing":
         raise IllegalActionError(
-            f"The dealer of hand {s.hand} is set before its start card; the deal passes to "
-            "the left by itself after each hand.",
+            _(
+                "The dealer of hand {hand} is set before its start card; the deal passes to "
+                "the left by itself after each hand.",
+                hand=s.hand,
+            ),
             "setup",
         )
     s.dealer = seat
@@ -120,16 +129,26 @@ def _start(s: State, card: Card) -> None:
         assert refusal is not None
         raise refusal
     if s.started:
-        raise IllegalActionError(f"Hand {s.hand} already has its start card ({s.top}).", "setup")
+        raise IllegalActionError(
+            _("Hand {hand} already has its start card ({code}).", hand=s.hand, code=s.top),
+            "setup",
+        )
     if s.quick:
         raise IllegalActionError(
-            f"Hand {s.hand} is entered as a quick result (wins/out): it has no start card.",
+            _(
+                "Hand {hand} is entered as a quick result (wins/out): it has no start card.",
+                hand=s.hand,
+            ),
             "setup",
         )
     if card.number is None:
         raise IllegalActionError(
-            f"The start card must be a number card, not {card.name}: an action or wild card "
-            "turned up at the start goes back into the deck. Record the first number card.",
+            _(
+                "The start card must be a number card, not {card}: an action or wild card "
+                "turned up at the start goes back into the deck. Record the first number "
+                "card.",
+                card=card.name,
+            ),
             "setup",
         )
     s.started = True
@@ -145,11 +164,17 @@ def _next_hand(s: State, number: int) -> None:
     if s.status != "hand_over":
         refusal = status_refusal(s)
         raise refusal or IllegalActionError(
-            f"Hand {s.hand} is not over yet: a new hand starts once this one is won and scored.",
+            _(
+                "Hand {hand} is not over yet: a new hand starts once this one is won and scored.",
+                hand=s.hand,
+            ),
             "hand-over",
         )
     if number != s.hand + 1:
-        raise IllegalActionError(f"The next hand is hand {s.hand + 1}, not {number}.", "setup")
+        raise IllegalActionError(
+            _("The next hand is hand {next}, not {number}.", next=s.hand + 1, number=number),
+            "setup",
+        )
     s.hand = number
     s.dealer = s.next_dealer
     s.deal()
@@ -302,34 +327,51 @@ def _play(s: State, seat: int, play: Play) -> None:
 def _check_follow_ups(s: State, seat: int, play: Play) -> None:
     """The colour, swap partner and discard count a card needs, and nothing else."""
     card, name = play.card, s.players[seat]
+    # {card} is the card's name, {code} its code as the record writes it (R5).
+    fields: dict[str, object] = {"name": name, "card": card.name, "code": card}
     if card.wild and card.face is not Face.WILD_ROULETTE and play.color is None:
         raise IllegalActionError(
-            f"{name} played {card.name} without naming a colour: write {card} R, Y, G or B.",
+            _(
+                "{name} played {card} without naming a colour: write {code} R, Y, G or B.",
+                **fields,
+            ),
             "wild-color",
         )
     if play.color is not None and not (card.wild and card.face is not Face.WILD_ROULETTE):
-        why = (
-            "with Colour Roulette the next player names the colour"
-            if card.wild
-            else f"{card.name} has its own colour"
-        )
-        raise IllegalActionError(
-            f"{name} can't name a colour for {card.name}: {why}. Write {card} alone.",
-            "wild-color",
-        )
+        if card.wild:
+            template = N_(
+                "{name} can't name a colour for {card}: with Colour Roulette the next player "
+                "names the colour. Write {code} alone."
+            )
+        else:
+            template = N_(
+                "{name} can't name a colour for {card}: {card} has its own colour. Write "
+                "{code} alone."
+            )
+        raise IllegalActionError(_(template, **fields), "wild-color")
     held = s.hands[seat]
     if play.discard:
         if card.face is not Face.DISCARD_ALL:
             raise IllegalActionError(
-                f"{name} can't discard more cards with {card.name}: only a Discard All takes "
-                f"other cards with it. Write {card} alone.",
+                _(
+                    "{name} can't discard more cards with {card}: only a Discard All takes "
+                    "other cards with it. Write {code} alone.",
+                    **fields,
+                ),
                 "discard-all",
             )
         if play.discard > discard_room(held):
             raise IllegalActionError(
-                f"{name} holds {held} card{'s' * (held != 1)}: the Discard All and at most "
-                f"{discard_room(held)} more can go, not {play.discard}. Correct the count first "
-                "(has N) if the app is wrong.",
+                ngettext(
+                    "{name} holds {n} card: the Discard All and at most {room} more can go, "
+                    "not {discard}. Correct the count first (has N) if the app is wrong.",
+                    "{name} holds {n} cards: the Discard All and at most {room} more can go, "
+                    "not {discard}. Correct the count first (has N) if the app is wrong.",
+                    held,
+                    name=name,
+                    room=discard_room(held),
+                    discard=play.discard,
+                ),
                 "discard-all",
             )
     last = held - 1 - play.discard == 0
@@ -337,35 +379,54 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
         if last:
             if play.swap is not None:
                 raise IllegalActionError(
-                    f"{card.name} is {name}'s last card: {name} wins the hand and nobody "
-                    f"swaps. Write {card} alone.",
+                    _(
+                        "{card} is {name}'s last card: {name} wins the hand and nobody "
+                        "swaps. Write {code} alone.",
+                        **fields,
+                    ),
                     "swap",
                 )
             return
-        others = [s.players[i] for i in s.active if i != seat]
+        fields["others"] = ", ".join(s.players[i] for i in s.active if i != seat)
         if play.swap is None:
             raise IllegalActionError(
-                f"{name} must swap hands with another player after a 7: write "
-                f"{card} swap NAME ({', '.join(others)}).",
+                _(
+                    "{name} must swap hands with another player after a 7: write "
+                    "{code} swap NAME ({others}).",
+                    **fields,
+                ),
                 "swap",
             )
         target = s.players.index(play.swap)
         if target == seat:
             raise IllegalActionError(
-                f"{name} can't swap hands with themselves: choose one of {', '.join(others)}.",
+                _(
+                    "{name} can't swap hands with themselves: choose one of {others}.",
+                    **fields,
+                ),
                 "swap",
             )
         if target in s.out:
             raise IllegalActionError(
-                f"{play.swap} was knocked out of this hand and can't be swapped with: "
-                f"choose one of {', '.join(others)}.",
+                _(
+                    "{swapped} was knocked out of this hand and can't be swapped with: "
+                    "choose one of {others}.",
+                    swapped=play.swap,
+                    **fields,
+                ),
                 "swap",
             )
     elif play.swap is not None:
-        why = "7 swap is off at this table (seven=off)" if card.number == 7 else "only a 7 swaps"
-        raise IllegalActionError(
-            f"{name} can't swap hands with {card.name}: {why}. Write {card} alone.", "swap"
-        )
+        if card.number == 7:
+            template = N_(
+                "{name} can't swap hands with {card}: 7 swap is off at this table "
+                "(seven=off). Write {code} alone."
+            )
+        else:
+            template = N_(
+                "{name} can't swap hands with {card}: only a 7 swaps. Write {code} alone."
+            )
+        raise IllegalActionError(_(template, **fields), "swap")
 
 
 def _win_with_last_card(s: State, seat: int, card: Card) -> None:
@@ -400,34 +461,55 @@ def _draw(s: State, seat: int, draw: Draw) -> None:
     room, available = s.room(seat), s.drawable
     if n > available:
         raise CardCountError(
-            f"{name} can't draw {n}: only {available} card{'s' * (available != 1)} can be "
-            f"drawn (the draw pile, then the reshuffled discard pile). Write draw {available} "
-            "or fewer, or correct the counts first (has N)."
+            ngettext(
+                "{name} can't draw {count}: only {n} card can be drawn (the draw pile, then "
+                "the reshuffled discard pile). Write draw {n} or fewer, or correct the counts "
+                "first (has N).",
+                "{name} can't draw {count}: only {n} cards can be drawn (the draw pile, then "
+                "the reshuffled discard pile). Write draw {n} or fewer, or correct the counts "
+                "first (has N).",
+                available,
+                name=name,
+                count=n,
+            )
         )
     if n > room or (n == room and draw.play is not None):
         raise IllegalActionError(
-            f"{name} reached the Mercy limit ({s.rules.mercy}) at card {room} of the draw and "
-            f"was knocked out there: the rest is not drawn and nothing is played. Write "
-            f"draw {room}.",
+            _(
+                "{name} reached the Mercy limit ({limit}) at card {room} of the draw and "
+                "was knocked out there: the rest is not drawn and nothing is played. Write "
+                "draw {room}.",
+                name=name,
+                limit=s.rules.mercy,
+                room=room,
+            ),
             "mercy",
         )
     if s.rules.draw == "one" and n != 1 and available:
         raise IllegalActionError(
-            f"{name} draws exactly one card at this table (draw=one): write draw 1, then the "
-            "card if it could be played.",
+            _(
+                "{name} draws exactly one card at this table (draw=one): write draw 1, then "
+                "the card if it could be played.",
+                name=name,
+            ),
             "draw",
         )
     if draw.play is None:
         if s.rules.draw == "until" and n < room and n < available:
             raise IllegalActionError(
-                f"{name} drew {n} and played nothing: a player draws until a card can be "
-                f"played, then must play it. Write 'draw {max(n, 1)}, CARD' with the card "
-                "played (a draw ends without a play only at the Mercy limit).",
+                _(
+                    "{name} drew {count} and played nothing: a player draws until a card can "
+                    "be played, then must play it. Write 'draw {least}, CARD' with the card "
+                    "played (a draw ends without a play only at the Mercy limit).",
+                    name=name,
+                    count=n,
+                    least=max(n, 1),
+                ),
                 "draw",
             )
     elif n == 0:
         raise IllegalActionError(
-            f"'draw 0, {draw.play}' draws nothing: write {draw.play} alone.", "draw"
+            _("'draw 0, {play}' draws nothing: write {play} alone.", play=draw.play), "draw"
         )
     _close_uno_windows(s)
     _draw_cards(s, seat, n)
@@ -440,32 +522,46 @@ def _draw(s: State, seat: int, draw: Draw) -> None:
         _play(s, seat, draw.play)
 
 
-def _refuse_unless_facing_play(s: State, seat: int, tried: str) -> None:
-    name = s.players[seat]
-    if s.facing == "stack":
+# Why a player may not draw (or take a stack) when not facing a plain turn: one whole
+# sentence per action tried and what they face.
+_NOT_FACING_PLAY: Final = {
+    ("draw", "stack"): N_(
+        "{name} can't draw: {name} faces +{total} and must stack a Draw card of +{needed} or "
+        "more, or take {total}."
+    ),
+    ("draw", "roulette"): N_(
+        "{name} can't draw: a Colour Roulette was played on {name}, who names a colour and "
+        "reveals cards (roulette C N)."
+    ),
+    ("take", "roulette"): N_(
+        "{name} can't take a stack: a Colour Roulette was played on {name}, who names a "
+        "colour and reveals cards (roulette C N)."
+    ),
+}
+
+
+def _refuse_unless_facing_play(s: State, seat: int, tried: Literal["draw", "take"]) -> None:
+    if s.facing in ("stack", "roulette"):
+        template = _NOT_FACING_PLAY[tried, s.facing]
         raise IllegalActionError(
-            f"{name} can't {tried}: {name} faces +{s.stack_total} and must stack a Draw card "
-            f"of +{needed_to_stack(s)} or more, or take {s.stack_total}.",
-            "stack",
-        )
-    if s.facing == "roulette":
-        raise IllegalActionError(
-            f"{name} can't {tried}: a Colour Roulette was played on {name}, who names a "
-            "colour and reveals cards (roulette C N).",
-            "roulette",
+            _(template, name=s.players[seat], total=s.stack_total, needed=needed_to_stack(s)),
+            s.facing,
         )
 
 
 def _take(s: State, seat: int) -> None:
-    refusal = turn_refusal(s, seat, "take a stack")
+    refusal = turn_refusal(s, seat, "take")
     if refusal is not None:
         raise refusal
     if s.facing != "stack":
         if s.facing == "roulette":
-            _refuse_unless_facing_play(s, seat, "take a stack")
+            _refuse_unless_facing_play(s, seat, "take")
         raise IllegalActionError(
-            f"There is no stack for {s.players[seat]} to take: nobody played a Draw card on "
-            "them. Play a card or draw.",
+            _(
+                "There is no stack for {name} to take: nobody played a Draw card on them. "
+                "Play a card or draw.",
+                name=s.players[seat],
+            ),
             "stack",
         )
     _close_uno_windows(s)
@@ -479,37 +575,54 @@ def _take(s: State, seat: int) -> None:
 
 
 def _roulette(s: State, seat: int, roulette: Roulette) -> None:
-    refusal = turn_refusal(s, seat, "answer a Colour Roulette")
+    refusal = turn_refusal(s, seat, "roulette")
     if refusal is not None:
         raise refusal
     name, n = s.players[seat], roulette.count
     if s.facing != "roulette":
-        raise IllegalActionError(
-            f"No Colour Roulette was played on {name}: there is no colour to name. "
-            + (
-                "Stack or take the pending stack."
-                if s.facing == "stack"
-                else "Play a card or draw."
-            ),
-            "roulette",
-        )
+        if s.facing == "stack":
+            template = N_(
+                "No Colour Roulette was played on {name}: there is no colour to name. Stack "
+                "or take the pending stack."
+            )
+        else:
+            template = N_(
+                "No Colour Roulette was played on {name}: there is no colour to name. Play a "
+                "card or draw."
+            )
+        raise IllegalActionError(_(template, name=name), "roulette")
     room, available = s.room(seat), s.drawable
+    # {color} is the colour's name, {code} its letter as the record writes it.
+    fields = {"name": name, "color": roulette.color.title, "code": roulette.color}
     if n == 0 and available:
         raise IllegalActionError(
-            f"{name} reveals at least one card: cards are turned up until one is "
-            f"{roulette.color.title}.",
+            _(
+                "{name} reveals at least one card: cards are turned up until one is {color}.",
+                **fields,
+            ),
             "roulette",
         )
     if n > available:
         raise CardCountError(
-            f"{name} can't reveal {n}: only {available} card{'s' * (available != 1)} can be "
-            "drawn (the draw pile, then the reshuffled discard pile). Write roulette "
-            f"{roulette.color} {available} or fewer."
+            ngettext(
+                "{name} can't reveal {count}: only {n} card can be drawn (the draw pile, then "
+                "the reshuffled discard pile). Write roulette {code} {n} or fewer.",
+                "{name} can't reveal {count}: only {n} cards can be drawn (the draw pile, then "
+                "the reshuffled discard pile). Write roulette {code} {n} or fewer.",
+                available,
+                count=n,
+                **fields,
+            )
         )
     if n > room:
         raise IllegalActionError(
-            f"{name} reached the Mercy limit ({s.rules.mercy}) at the {room}th card revealed "
-            f"and was knocked out there: write roulette {roulette.color} {room}.",
+            _(
+                "{name} reached the Mercy limit ({limit}) at the {room}th card revealed and "
+                "was knocked out there: write roulette {code} {room}.",
+                limit=s.rules.mercy,
+                room=room,
+                **fields,
+            ),
             "mercy",
         )
     _close_uno_windows(s)
@@ -531,10 +644,16 @@ def _call_uno(s: State, seat: int) -> None:
         raise refusal
     name, held = s.players[seat], s.hands[seat]
     if seat in s.uno_called:
-        raise IllegalActionError(f"{name} already called UNO.", "uno")
+        raise IllegalActionError(_("{name} already called UNO.", name=name), "uno")
     if held != 1:
         raise IllegalActionError(
-            f"{name} holds {held} cards: UNO is called with one card left.", "uno"
+            ngettext(
+                "{name} holds {n} card: UNO is called with one card left.",
+                "{name} holds {n} cards: UNO is called with one card left.",
+                held,
+                name=name,
+            ),
+            "uno",
         )
     s.uno_open -= {seat}
     s.uno_called |= {seat}
@@ -547,20 +666,31 @@ def _catch(s: State, seat: int, target: int) -> None:
     name, caught, held = s.players[seat], s.players[target], s.hands[target]
     if target == seat:
         raise IllegalActionError(
-            f"Nobody catches themselves: {name} calls UNO instead (uno).", "uno"
+            _("Nobody catches themselves: {name} calls UNO instead (uno).", name=name), "uno"
         )
     if target in s.uno_called:
-        raise IllegalActionError(f"{caught} already called UNO: there is nothing to catch.", "uno")
+        raise IllegalActionError(
+            _("{caught} already called UNO: there is nothing to catch.", caught=caught), "uno"
+        )
     if held != 1 or target in s.out:
         raise IllegalActionError(
-            f"{caught} holds {held} cards: only a player down to one card who has not called "
-            "UNO can be caught.",
+            ngettext(
+                "{caught} holds {n} card: only a player down to one card who has not called "
+                "UNO can be caught.",
+                "{caught} holds {n} cards: only a player down to one card who has not called "
+                "UNO can be caught.",
+                held,
+                caught=caught,
+            ),
             "uno",
         )
     if target not in s.uno_open:
         raise IllegalActionError(
-            f"Too late to catch {caught}: a catch must come before the next player begins "
-            "their turn.",
+            _(
+                "Too late to catch {caught}: a catch must come before the next player begins "
+                "their turn.",
+                caught=caught,
+            ),
             "uno",
         )
     s.uno_open -= {target}
@@ -577,31 +707,51 @@ def _correct(s: State, seat: int, count: int) -> None:
         raise refusal
     if seat in s.out:
         raise IllegalActionError(
-            f"{name} was knocked out of this hand: their cards are set aside, there is no "
-            "count to correct.",
+            _(
+                "{name} was knocked out of this hand: their cards are set aside, there is no "
+                "count to correct.",
+                name=name,
+            ),
             "mercy",
         )
     if s.status == "scoring":
         if seat == s.hand_winner:
             raise IllegalActionError(
-                f"{name} won the hand with no cards left: there is no count to correct.",
+                _(
+                    "{name} won the hand with no cards left: there is no count to correct.",
+                    name=name,
+                ),
                 "scoring",
             )
         if s.revealed[seat] is not None:
             raise IllegalActionError(
-                f"{name} has already revealed: a count is corrected before revealing.",
+                _(
+                    "{name} has already revealed: a count is corrected before revealing.",
+                    name=name,
+                ),
                 "scoring",
             )
     if count == 0:
         raise CardCountError(
-            f"'has 0' would mean {name} has no cards and has won: record the play that emptied "
-            f"{name}'s hand instead."
+            _(
+                "'has 0' would mean {name} has no cards and has won: record the play that "
+                "emptied {name}'s hand instead.",
+                name=name,
+            )
         )
     extra = count - held
     if extra > s.drawable:
         raise CardCountError(
-            f"{name} can't hold {count} cards: only {s.drawable} more can come from the draw "
-            f"pile. Count again and write has {held + s.drawable} or fewer."
+            ngettext(
+                "{name} can't hold {n} card: only {more} more can come from the draw pile. "
+                "Count again and write has {most} or fewer.",
+                "{name} can't hold {n} cards: only {more} more can come from the draw pile. "
+                "Count again and write has {most} or fewer.",
+                count,
+                name=name,
+                more=s.drawable,
+                most=held + s.drawable,
+            )
         )
     if extra > 0:
         _draw_cards(s, seat, extra)
@@ -625,19 +775,27 @@ def _correct(s: State, seat: int, count: int) -> None:
 def _quick_result(s: State, seat: int, action: Wins | Out) -> None:
     """A hand entered as its result only: who won, who was knocked out."""
     name = s.players[seat]
-    verb = "win" if isinstance(action, Wins) else "be knocked out"
     if s.status != "playing":
         refusal = status_refusal(s)
         assert refusal is not None
         raise refusal
     if s.started:
-        raise IllegalActionError(
-            f"Hand {s.hand} is recorded play by play: {name} can't just {verb}. The hand is "
-            "won with the last card, and the Mercy rule knocks players out by itself.",
-            "setup",
-        )
+        if isinstance(action, Wins):
+            template = N_(
+                "Hand {hand} is recorded play by play: {name} can't just win. The hand is "
+                "won with the last card, and the Mercy rule knocks players out by itself."
+            )
+        else:
+            template = N_(
+                "Hand {hand} is recorded play by play: {name} can't just be knocked out. The "
+                "hand is won with the last card, and the Mercy rule knocks players out by "
+                "itself."
+            )
+        raise IllegalActionError(_(template, hand=s.hand, name=name), "setup")
     if seat in s.out:
-        raise IllegalActionError(f"{name} is already knocked out of this hand.", "mercy")
+        raise IllegalActionError(
+            _("{name} is already knocked out of this hand.", name=name), "mercy"
+        )
     s.quick = True
     if isinstance(action, Wins):
         _declare_winner(s, seat, by_knockout=False)
@@ -659,23 +817,41 @@ def _reveal(s: State, seat: int, reveal: Reveal) -> None:
     name = s.players[seat]
     if s.status == "playing":
         raise IllegalActionError(
-            f"{name} can't reveal yet: the hand isn't won. Cards are revealed after a player "
-            "goes out.",
+            _(
+                "{name} can't reveal yet: the hand isn't won. Cards are revealed after a "
+                "player goes out.",
+                name=name,
+            ),
             "scoring",
         )
     refusal = status_refusal(s)
     if s.status != "scoring" and refusal is not None:
         raise refusal
     if seat == s.hand_winner:
-        raise IllegalActionError(f"{name} won the hand: the winner reveals nothing.", "scoring")
+        raise IllegalActionError(
+            _("{name} won the hand: the winner reveals nothing.", name=name), "scoring"
+        )
     if seat in s.out:
         raise IllegalActionError(
-            f"{name} was knocked out: their cards don't count (the winner scores "
-            f"{KNOCKOUT_POINTS} for the knockout).",
+            _(
+                "{name} was knocked out: their cards don't count (the winner scores "
+                "{points} for the knockout).",
+                name=name,
+                points=KNOCKOUT_POINTS,
+            ),
             "scoring",
         )
-    if s.revealed[seat] is not None:
-        raise IllegalActionError(f"{name} already revealed ({s.revealed[seat]} points).", "scoring")
+    already = s.revealed[seat]
+    if already is not None:
+        raise IllegalActionError(
+            ngettext(
+                "{name} already revealed ({n} point).",
+                "{name} already revealed ({n} points).",
+                already,
+                name=name,
+            ),
+            "scoring",
+        )
     held = s.hands[seat]
     if reveal.cards is not None:
         cards = reveal.cards
@@ -683,16 +859,28 @@ def _reveal(s: State, seat: int, reveal: Reveal) -> None:
             held = len(cards)  # nobody counted the cards of a hand entered as a result
         if len(cards) != held:
             raise CardCountError(
-                f"{name} holds {held} cards by the app's count but revealed {len(cards)}: if "
-                f"the app is wrong, correct the count first (has {len(cards)})."
+                ngettext(
+                    "{name} holds {n} card by the app's count but revealed {revealed}: if the "
+                    "app is wrong, correct the count first (has {revealed}).",
+                    "{name} holds {n} cards by the app's count but revealed {revealed}: if the "
+                    "app is wrong, correct the count first (has {revealed}).",
+                    held,
+                    name=name,
+                    revealed=len(cards),
+                )
             )
         seen = dict(s.revealed_cards)
         for card in cards:
             seen[card] = seen.get(card, 0) + 1
             if seen[card] + s.discard_known.get(card, 0) > card.copies:
                 raise CardCountError(
-                    f"{name} can't hold another {card.name}: the deck has {card.copies} and "
-                    "the others are already accounted for (discard pile or revealed)."
+                    _(
+                        "{name} can't hold another {card}: the deck has {copies} and the "
+                        "others are already accounted for (discard pile or revealed).",
+                        name=name,
+                        card=card.name,
+                        copies=card.copies,
+                    )
                 )
         s.revealed_cards = seen
         points = sum(card.points for card in cards)
@@ -703,8 +891,14 @@ def _reveal(s: State, seat: int, reveal: Reveal) -> None:
             held = (s.rules.mercy or DECK_SIZE) - 1  # the most a hand can hold
         if points > 50 * held:
             raise CardCountError(
-                f"{name} holds {held} card{'s' * (held != 1)}: at most {50 * held} points "
-                f"(50 a card), not {points}."
+                ngettext(
+                    "{name} holds {n} card: at most {most} points (50 a card), not {points}.",
+                    "{name} holds {n} cards: at most {most} points (50 a card), not {points}.",
+                    held,
+                    name=name,
+                    most=50 * held,
+                    points=points,
+                )
             )
     revealed = list(s.revealed)
     revealed[seat] = points

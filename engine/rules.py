@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from engine.errors import NotationError
+from engine.i18n import N_, _
 
 StackRule = Literal["last", "sum"]
 DrawRule = Literal["until", "one"]
@@ -50,15 +51,23 @@ class HouseRules:
             key, raw = key.strip().lower(), raw.strip().lower()
             if not sep or not raw:
                 raise NotationError(
-                    f"House rule '{item}' needs a value: write it as option=value, "
-                    f"for example stack=sum. Options: {', '.join(OPTIONS)}."
+                    _(
+                        "House rule '{item}' needs a value: write it as option=value, "
+                        "for example stack=sum. Options: {options}.",
+                        item=item,
+                        options=", ".join(OPTIONS),
+                    )
                 )
             if key not in OPTIONS:
                 raise NotationError(
-                    f"There is no house rule '{key}'. Options: {', '.join(OPTIONS)}."
+                    _(
+                        "There is no house rule '{key}'. Options: {options}.",
+                        key=key,
+                        options=", ".join(OPTIONS),
+                    )
                 )
             if key in values:
-                raise NotationError(f"House rule '{key}' is given twice.")
+                raise NotationError(_("House rule '{key}' is given twice.", key=key))
             values[key] = _parse_value(key, raw)
         return cls(**values)  # type: ignore[arg-type]
 
@@ -88,9 +97,15 @@ class HouseRules:
 class Option:
     name: str
     choices: str  # as NOTATION.md writes them: defaults first
-    explanation: str
+    template: str  # the explanation in English, marked for the catalogs
+
+    @property
+    def explanation(self) -> str:
+        """What the option does, in the current language."""
+        return _(self.template)
 
     def describe(self, value: object) -> str:
+        """The option as a `rules:` value (notation, never translated) and what it does."""
         return f"{self.name}={_print_value(self.name, value)}: {self.explanation}"
 
 
@@ -100,73 +115,105 @@ OPTIONS: Final = {
         Option(
             "stack",
             "last|sum",
-            "last (official): a stacked Draw card must be at least the last one played; "
-            "sum: it must reach the whole pending total.",
+            N_(
+                "last (official): a stacked Draw card must be at least the last one played; "
+                "sum: it must reach the whole pending total."
+            ),
         ),
         Option(
             "draw",
             "until|one",
-            "until (official): with nothing to play you draw until you can play, and play "
-            "that card; one: you draw one card, play it if you can, else your turn ends.",
+            N_(
+                "until (official): with nothing to play you draw until you can play, and play "
+                "that card; one: you draw one card, play it if you can, else your turn ends."
+            ),
         ),
         Option(
             "mercy",
             "25|N|off",
-            "the Mercy limit: a player who holds this many cards is out of the hand "
-            "(official 25, any number from 8 to 100, or off).",
+            N_(
+                "the Mercy limit: a player who holds this many cards is out of the hand "
+                "(official 25, any number from 8 to 100, or off)."
+            ),
         ),
         Option(
             "final_draw",
             "off|on",
-            "off (official): a Draw card played as the last card has no effect; on: the "
-            "next player draws the pending penalty before the hand is scored.",
+            N_(
+                "off (official): a Draw card played as the last card has no effect; on: the "
+                "next player draws the pending penalty before the hand is scored."
+            ),
         ),
         Option(
             "seven",
             "on|off",
-            "on (official): a 7 swaps hands with a player of your choice; off: a 7 is a "
-            "plain number.",
+            N_(
+                "on (official): a 7 swaps hands with a player of your choice; off: a 7 is a "
+                "plain number."
+            ),
         ),
         Option(
             "zero",
             "on|off",
-            "on (official): a 0 passes every hand to the next player; off: a 0 is a plain number.",
+            N_(
+                "on (official): a 0 passes every hand to the next player; off: a 0 is a plain "
+                "number."
+            ),
         ),
         Option(
             "target",
             "1000|N",
-            "the score that ends the match (official 1000).",
+            N_("the score that ends the match (official 1000)."),
         ),
         Option(
             "scoring",
             "high|low",
-            "high (official): the hand's winner scores everyone's cards and 250 per "
-            "knockout, first to the target wins; low: each player scores their own cards "
-            "(250 if knocked out) and when anyone reaches the target the lowest total wins.",
+            N_(
+                "high (official): the hand's winner scores everyone's cards and 250 per "
+                "knockout, first to the target wins; low: each player scores their own cards "
+                "(250 if knocked out) and when anyone reaches the target the lowest total wins."
+            ),
         ),
     )
 }
 
 
 def _parse_value(key: str, raw: str) -> object:
-    def refuse(allowed: str) -> NotationError:
-        return NotationError(f"House rule {key}={raw} is not allowed: {key} can be {allowed}.")
+    def refuse(first: str, second: str) -> NotationError:
+        return NotationError(
+            _(
+                "House rule {key}={raw} is not allowed: {key} can be {first} or {second}.",
+                key=key,
+                raw=raw,
+                first=first,
+                second=second,
+            )
+        )
 
     if key in ("stack", "draw", "scoring"):
-        words = OPTIONS[key].choices.split("|")
-        if raw not in words:
-            raise refuse(" or ".join(words))
+        first, second = OPTIONS[key].choices.split("|")
+        if raw not in (first, second):
+            raise refuse(first, second)
         return raw
     if key in ("final_draw", "seven", "zero"):
         if raw not in ("on", "off"):
-            raise refuse("on or off")
+            raise refuse("on", "off")
         return raw == "on"
     if key == "mercy" and raw == "off":
         return None
     limits = MERCY_RANGE if key == "mercy" else TARGET_RANGE
     if not raw.isdigit() or int(raw) not in limits:
-        off = " or off" if key == "mercy" else ""
-        raise refuse(f"a number from {limits.start} to {limits.stop - 1}{off}")
+        low, high = limits.start, limits.stop - 1
+        if key == "mercy":
+            template = N_(
+                "House rule {key}={raw} is not allowed: {key} can be a number from {low} to "
+                "{high} or off."
+            )
+        else:
+            template = N_(
+                "House rule {key}={raw} is not allowed: {key} can be a number from {low} to {high}."
+            )
+        raise NotationError(_(template, key=key, raw=raw, low=low, high=high))
     return int(raw)
 
 

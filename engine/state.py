@@ -3,7 +3,8 @@
 A `State` is a snapshot: the referee copies it, changes the copy and never
 touches a state once the game has stored it, so history and undo are just a
 list of snapshots. Players are seat indices here; names appear at the edges
-(JSON, events, messages).
+(JSON, events, messages). An event holds facts only: its sentence is said in the
+current language each time it is shown (`str(event)`), never stored.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from engine.cards import DECK_SIZE, HAND_SIZE, Card, Color
+from engine.i18n import _, ngettext
 from engine.rules import HouseRules
 
 Status = Literal["playing", "scoring", "hand_over", "match_over"]
@@ -31,7 +33,12 @@ class KnockedOut:
     cards: int
 
     def __str__(self) -> str:
-        return f"{self.player} reached {self.cards} cards and is knocked out (Mercy)."
+        return ngettext(
+            "{player} reached {n} card and is knocked out (Mercy).",
+            "{player} reached {n} cards and is knocked out (Mercy).",
+            self.cards,
+            player=self.player,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +47,19 @@ class Reshuffled:
     returned: int  # of which set-aside cards of knocked-out players
 
     def __str__(self) -> str:
-        back = f", {self.returned} set-aside cards among them" if self.returned else ""
-        return (
-            f"The draw pile ran out: the discard pile was reshuffled into {self.cards} cards{back}."
+        if self.returned:
+            return ngettext(
+                "The draw pile ran out: the discard pile was reshuffled into {n} card, "
+                "{returned} set-aside cards among them.",
+                "The draw pile ran out: the discard pile was reshuffled into {n} cards, "
+                "{returned} set-aside cards among them.",
+                self.cards,
+                returned=self.returned,
+            )
+        return ngettext(
+            "The draw pile ran out: the discard pile was reshuffled into {n} card.",
+            "The draw pile ran out: the discard pile was reshuffled into {n} cards.",
+            self.cards,
         )
 
 
@@ -53,9 +70,12 @@ class ShortDraw:
     drawn: int
 
     def __str__(self) -> str:
-        return (
-            f"Only {self.drawn} of {self.wanted} cards were left to draw: "
-            f"{self.player} took {self.drawn}."
+        return ngettext(
+            "Only {drawn} of {n} card was left to draw: {player} took {drawn}.",
+            "Only {drawn} of {n} cards were left to draw: {player} took {drawn}.",
+            self.wanted,
+            drawn=self.drawn,
+            player=self.player,
         )
 
 
@@ -67,7 +87,12 @@ class FinalDraw:
     cards: int
 
     def __str__(self) -> str:
-        return f"{self.player} draws the last card's penalty: {self.cards} cards (final_draw=on)."
+        return ngettext(
+            "{player} draws the last card's penalty: {n} card (final_draw=on).",
+            "{player} draws the last card's penalty: {n} cards (final_draw=on).",
+            self.cards,
+            player=self.player,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +100,10 @@ class UnoWindow:
     player: str
 
     def __str__(self) -> str:
-        return f"{self.player} has one card: UNO! (anyone may catch them until the next turn)"
+        return _(
+            "{player} has one card: UNO! (anyone may catch them until the next turn)",
+            player=self.player,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +112,9 @@ class HandWon:
     by_knockout: bool
 
     def __str__(self) -> str:
-        how = "as the last player left" if self.by_knockout else "with the last card"
-        return f"{self.player} wins the hand {how}."
+        if self.by_knockout:
+            return _("{player} wins the hand as the last player left.", player=self.player)
+        return _("{player} wins the hand with the last card.", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +123,9 @@ class HandScored:
 
     def __str__(self) -> str:
         scored = [f"{name} +{pts}" for name, pts in self.points if pts]
-        return "Hand scored: " + (", ".join(scored) if scored else "no points") + "."
+        if not scored:
+            return _("Hand scored: no points.")
+        return _("Hand scored: {scores}.", scores=", ".join(scored))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +134,12 @@ class MatchWon:
     score: int
 
     def __str__(self) -> str:
-        return f"{self.player} wins the match with {self.score} points!"
+        return ngettext(
+            "{player} wins the match with {n} point!",
+            "{player} wins the match with {n} points!",
+            self.score,
+            player=self.player,
+        )
 
 
 Event = (
@@ -255,7 +291,7 @@ class State:
     def next_active(self, seat: int, steps: int = 1) -> int:
         """The active seat `steps` turns after `seat` in the current direction."""
         n, out, d = len(self.players), self.out, self.direction
-        for _ in range(steps):
+        for _step in range(steps):
             seat = (seat + d) % n
             while seat in out:
                 seat = (seat + d) % n
