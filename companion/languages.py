@@ -14,6 +14,7 @@ from flask import (
     Flask,
     Response,
     g,
+    has_request_context,
     redirect,
     render_template,
     request,
@@ -63,7 +64,10 @@ def init_languages(app: Flask) -> None:
 
 
 def chosen_language() -> str:
-    """The phone's choice, else the browser's first language we ship, else English."""
+    """The phone's choice, else the browser's first language we ship, else English
+    (outside a request, as in a command: English)."""
+    if not has_request_context():
+        return SOURCE_LANGUAGE
     chosen = session.get("language")
     if chosen in LANGUAGES:
         return str(chosen)
