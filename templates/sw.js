@@ -13,9 +13,10 @@ var CACHED = new Set(STATIC);
 self.addEventListener("install", function (event) {
   event.waitUntil(
     caches.open(CACHE).then(function (cache) {
-      // Past the browser's HTTP cache: the files must be those this version names.
+      // Checked with the server (a 304 when the page has just loaded a file: no second
+      // download), never taken unchecked from the HTTP cache: the files this version names.
       return cache.addAll(STATIC.concat([OFFLINE]).map(function (url) {
-        return new Request(url, { cache: "reload" });
+        return new Request(url, { cache: "no-cache" });
       }));
     }).then(function () { return self.skipWaiting(); })
   );

@@ -94,7 +94,12 @@ def test_the_compiled_catalog_is_current(language: str) -> None:
         and isinstance(message.id, str)
         and message.string
         and not message.fuzzy
-        and reader.gettext(message.id) != message.string
+        and (
+            reader.pgettext(message.context, message.id)
+            if message.context
+            else reader.gettext(message.id)
+        )
+        != message.string
     ]
     assert not stale, f"{compiled} is older than its .po: run `make messages` ({stale[:3]})"
 

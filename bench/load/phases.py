@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gzip
+import json
+import re
 import statistics
 import time
 from html.parser import HTMLParser
@@ -195,10 +197,29 @@ async def page_weight(clients: Clients, table: Table) -> dict[str, Any]:
         if not any(urlsplit(u).path == must for u in assets):
             assets.append(must)
     items = [(f"table page /m/{table.match_id}", page)]
-    for url in assets:
+
+    async def fetch(url: str) -> Any:
         got = await rec.call(client, "weight", "GET", url, {200: "w"}, headers=gz)
         if got is not None and got.status == 200:
             items.append((urlsplit(url).path, got))
+        return got
+
+    for url in assets:
+        await fetch(url)
+    # The rest of a first visit: the manifest, the service worker and what it keeps (the
+    # files the page loaded are only revalidated: a 304, no body), and the icon the
+    # browser fetches to offer installing (the smallest of at least 144 px).
+    manifest, worker = await fetch("/manifest.webmanifest"), await fetch("/sw.js")
+    if manifest is not None and worker is not None:
+        fetched = {urlsplit(u).path for u in assets}
+        keeps = json.loads(re.search(r"var STATIC = (\[.*\]);", worker.text).group(1))
+        offline = json.loads(re.search(r"var OFFLINE = (\".*\");", worker.text).group(1))
+        for url in [*keeps, offline]:
+            if url not in fetched:
+                await fetch(url)
+        icons = json.loads(manifest.text)["icons"]
+        big_enough = [i for i in icons if int(i["sizes"].split("x")[0]) >= 144]
+        await fetch(min(big_enough, key=lambda i: int(i["sizes"].split("x")[0]))["src"])
     sizes = []
     for name, reply in items:
         if reply.headers.get("content-encoding") == "gzip":
