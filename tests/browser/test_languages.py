@@ -29,26 +29,44 @@ ENGLISH_WORDS = {
 }  # fmt: skip
 
 
+# The page's text as the person reads it, code (record notation) left out.
+VISIBLE_PROSE = """() => {
+  const hide = document.createElement("style");
+  hide.textContent = "code { display: none !important; }";
+  document.head.append(hide);
+  const text = document.body.innerText;
+  hide.remove();
+  return text;
+}"""
+
+
 @cache
 def english_sentences() -> list[re.Pattern[str]]:
-    """The catalog's sentences of three words or more, as patterns (fields match any
+    """The catalog's sentences of three words or more (fields aside), as patterns (fields match any
     text), for the ones each language writes otherwise."""
     with (LOCALE_DIR / "messages.pot").open("rb") as handle:
         template = read_po(handle)
     found = []
     for message in template:
         for text in message.id if isinstance(message.id, tuple) else (message.id,):
-            if text and len(text.split()) >= 3 and "<" not in text:
+            words = re.sub(r"\{\w*\}|%\(\w+\)[sd]", " ", text).split()
+            if len(words) >= 3 and "<" not in text:
                 found.append(re.compile(FIELD.sub(".+?", re.escape(text))))
     return found
 
 
 def english_on_screen(page: Page) -> list[str]:
-    text = page.locator("body").inner_text()
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
-    return [p.pattern for p in english_sentences() if p.search(text)] + sorted(
-        words & ENGLISH_WORDS
-    )
+    """English sentences and words on the screen, leaving out what stays English on
+    purpose: record notation (`code`) and rule ids ("[stack]")."""
+    text = page.evaluate(VISIBLE_PROSE)
+    text = re.sub(r"\[[a-z-]+\]", " ", text)
+    sentences = [p.pattern for p in english_sentences() if p.search(text)]
+    words = [
+        f"{found.group()!r} in {text[max(0, found.start() - 30) : found.end() + 30]!r}"
+        for found in re.finditer(r"[^\W\d_]+", text)  # accented letters too
+        if found.group().lower() in ENGLISH_WORDS
+    ]
+    return sentences + words
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
