@@ -47,6 +47,7 @@ from engine import (
     Step,
     Wins,
     replay,
+    summary,
     whose_turn,
 )
 from engine.i18n import SOURCE_LANGUAGE, language
@@ -225,6 +226,18 @@ class Store:
             rows = statements.by_ids(connection, phone.match_ids())
         matches = [Match.from_row(row) for row in rows]
         return [m for m in matches if phone.role(m)]
+
+    def summaries(self, matches: Sequence[Match]) -> dict[str, str]:
+        """Each match in one line in the request's language, worded from its game (the
+        row's summary is stored, so English): the games come from the cache, rebuilt
+        the first time. A match whose log no longer replays keeps its stored line."""
+        worded = {}
+        for match in matches:
+            try:
+                worded[match.id] = summary(self.games.table(match, self._read_lines).state)
+            except EngineError:
+                worded[match.id] = match.summary
+        return worded
 
     # ------------------------------------------------------------ recording
 
@@ -436,8 +449,7 @@ def _summary(state: State) -> dict[str, str]:
     """The match row's summary columns, for the home page: stored, so in English (the
     database holds no translated sentence)."""
     with language(SOURCE_LANGUAGE):
-        summary = f"Hand {state.hand}: {whose_turn(state)}"[:200]
-    return {"status": state.status, "summary": summary}
+        return {"status": state.status, "summary": summary(state)[:200]}
 
 
 def _fields(match: Match) -> dict[str, Any]:

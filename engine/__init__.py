@@ -17,7 +17,7 @@ from engine.errors import (
     OutOfTurnError,
     RecordError,
 )
-from engine.explain import describe, how_scored, say, score_breakdown, whose_turn
+from engine.explain import describe, how_scored, say, score_breakdown, summary, whose_turn
 from engine.game import Game, Replay, Step, replay
 from engine.legal import Legal
 from engine.names import (
@@ -110,6 +110,7 @@ __all__ = [
     "same_player",
     "say",
     "score_breakdown",
+    "summary",
     "tidy_name",
     "whose_turn",
 ]

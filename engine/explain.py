@@ -42,6 +42,11 @@ def describe(line: Line, before: State, after: State) -> str:
     return f"{text} {notes}".strip()
 
 
+def summary(state: State) -> str:
+    """A match in one line, for a list of matches: 'Hand 2: Bob to play.'"""
+    return _("Hand {hand}: {turn}", hand=state.hand, turn=whose_turn(state))
+
+
 def whose_turn(state: State) -> str:
     """'Bob to play', 'Bob faces +6', ... or the hand's outcome."""
     names = state.players

@@ -34,7 +34,8 @@ bp = Blueprint("main", __name__)
 @bp.get("/")
 def home() -> str:
     # Only the matches this phone created or opened a link to: ids are not for listing.
-    matches = current_store().matches(access.this_phone())
+    store = current_store()
+    matches = store.matches(access.this_phone())
     access.keep_only({m.id for m in matches})  # the rest can never be opened again
     access.renew()
     playing = [m for m in matches if m.status != "match_over"]
@@ -45,6 +46,7 @@ def home() -> str:
         finished=finished,
         forgotten_next=forgotten_next(access.this_phone(), matches),
         remembered=access.REMEMBERED,
+        summaries=store.summaries(matches),
     )
 
 

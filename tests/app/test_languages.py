@@ -9,9 +9,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from companion import ROOT
+from companion.extensions import db
+from companion.models import MATCHES
 from tests.app.helpers import Tabletop, parse_html
 
 TEMPLATES = ROOT / "templates"
@@ -180,3 +184,16 @@ def test_the_check_finds_unmarked_words() -> None:
     assert unmarked("{# a comment #}<p>{{ _('Hand %(n)s', n=1) }}</p>") == []
     assert unmarked("{% trans %}<b>{{ name }}</b> has one card{% endtrans %}") == []
     assert unmarked("<title>No Mercy Companion</title><span>UNO</span> +4 R5") == []
+
+
+def test_home_says_each_match_in_the_phones_language(
+    app: Flask, client: FlaskClient, tabletop: Tabletop, started: str
+) -> None:
+    """The match row's summary is stored in English; Home words it for the phone."""
+    assert "Hand 1: Ann to play." in tabletop.get("/").text
+    choose(client, tabletop, "fr")
+    home = tabletop.get("/").text
+    assert "Manche 1 : À Ann de jouer." in home and "Ann to play" not in home
+    with app.app_context(), db.engine.connect() as connection:
+        stored = connection.execute(select(MATCHES.c.summary)).scalar_one()
+    assert stored == "Hand 1: Ann to play."
