@@ -9,11 +9,10 @@ language; the record's own text (`players: ...`) is never translated.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from engine.cards import Face
-from engine.i18n import N_, _, ngettext
+from engine.i18n import N_, N_plural, _, ngettext
 from engine.notation import (
     CallUno,
     Catch,
@@ -275,70 +274,50 @@ _PLAYED: Final = {
     "zero": N_("{who} played {card}: every hand passes one seat clockwise."),
     "zero-back": N_("{who} played {card}: every hand passes one seat counterclockwise."),
 }
-_DREW_THEN_PLAYED: Final[dict[str, Callable[[int, dict[str, object]], str]]] = {
-    "end": lambda n, fields: ngettext(
+_DREW_THEN_PLAYED: Final[dict[str, tuple[str, str]]] = {
+    "end": N_plural(
         "{who} drew {n} card, then played {card}.",
         "{who} drew {n} cards, then played {card}.",
-        n,
-        **fields,
     ),
-    "faces": lambda n, fields: ngettext(
+    "faces": N_plural(
         "{who} drew {n} card, then played {card}: {next} faces +{total}.",
         "{who} drew {n} cards, then played {card}: {next} faces +{total}.",
-        n,
-        **fields,
     ),
-    "roulette": lambda n, fields: ngettext(
+    "roulette": N_plural(
         "{who} drew {n} card, then played {card}: {next} names a colour and reveals cards "
         "until it turns up.",
         "{who} drew {n} cards, then played {card}: {next} names a colour and reveals cards "
         "until it turns up.",
-        n,
-        **fields,
     ),
-    "skip": lambda n, fields: ngettext(
+    "skip": N_plural(
         "{who} drew {n} card, then played {card}: {skipped} is skipped, {next} to play.",
         "{who} drew {n} cards, then played {card}: {skipped} is skipped, {next} to play.",
-        n,
-        **fields,
     ),
-    "reverse": lambda n, fields: ngettext(
+    "reverse": N_plural(
         "{who} drew {n} card, then played {card}: play goes clockwise, {next} to play.",
         "{who} drew {n} cards, then played {card}: play goes clockwise, {next} to play.",
-        n,
-        **fields,
     ),
-    "reverse-back": lambda n, fields: ngettext(
+    "reverse-back": N_plural(
         "{who} drew {n} card, then played {card}: play goes counterclockwise, {next} to play.",
         "{who} drew {n} cards, then played {card}: play goes counterclockwise, {next} to play.",
-        n,
-        **fields,
     ),
-    "everyone": lambda n, fields: ngettext(
+    "everyone": N_plural(
         "{who} drew {n} card, then played {card}: everyone is skipped, {who} plays again.",
         "{who} drew {n} cards, then played {card}: everyone is skipped, {who} plays again.",
-        n,
-        **fields,
     ),
-    "swap": lambda n, fields: ngettext(
+    "swap": N_plural(
         "{who} drew {n} card, then played {card} and swapped hands with {other} ({who} now "
         "holds {mine}, {other} {theirs}).",
         "{who} drew {n} cards, then played {card} and swapped hands with {other} ({who} now "
         "holds {mine}, {other} {theirs}).",
-        n,
-        **fields,
     ),
-    "zero": lambda n, fields: ngettext(
+    "zero": N_plural(
         "{who} drew {n} card, then played {card}: every hand passes one seat clockwise.",
         "{who} drew {n} cards, then played {card}: every hand passes one seat clockwise.",
-        n,
-        **fields,
     ),
-    "zero-back": lambda n, fields: ngettext(
+    "zero-back": N_plural(
         "{who} drew {n} card, then played {card}: every hand passes one seat counterclockwise.",
         "{who} drew {n} cards, then played {card}: every hand passes one seat counterclockwise.",
-        n,
-        **fields,
     ),
 }
 
@@ -397,7 +376,7 @@ def _play(who: str, play: Play, before: State, after: State, drawn: int | None =
         kind = "end"
     if drawn is None:
         return _(_PLAYED[kind], **fields)
-    return _DREW_THEN_PLAYED[kind](drawn, fields)
+    return ngettext(*_DREW_THEN_PLAYED[kind], drawn, **fields)
 
 
 def _chose(

@@ -103,3 +103,8 @@ def ngettext(singular: str, plural: str, n: int, /, **fields: object) -> str:
 def N_(template: str, /) -> str:
     """Marks a template for the catalogs where it is defined; `_` translates it later."""
     return template
+
+
+def N_plural(singular: str, plural: str, /) -> tuple[str, str]:
+    """Marks a singular and plural pair where it is defined; `ngettext(*pair, n)` later."""
+    return singular, plural

@@ -41,6 +41,8 @@ def extract(output: Path = TEMPLATE) -> None:
         "-k",
         "N_",
         "-k",
+        "N_plural:1,2",
+        "-k",
         "lazy_gettext",
         "-k",
         "lazy_ngettext:1,2",

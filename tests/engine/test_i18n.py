@@ -44,7 +44,7 @@ def engine_messages() -> list[str | tuple[str, str]]:
     found = extract_from_dir(
         ROOT / "engine",
         method_map=[("**.py", "python")],
-        keywords={**DEFAULT_KEYWORDS, "N_": None},
+        keywords={**DEFAULT_KEYWORDS, "N_": None, "N_plural": (1, 2)},
     )
     return [message for _file, _line, message, _comments, _context in found]
 
