@@ -71,6 +71,9 @@ class Key:
     card: Card
     legal: bool
     follow_up: FollowUp | None
+    # The colours a wild may name, each its own key (one tap plays it and names it): on
+    # the Playable tab only; elsewhere a wild's key asks the colour.
+    names: tuple[Color, ...] = ()
 
     @property
     def code(self) -> str:
@@ -181,7 +184,11 @@ class TableView:
             order = [first, *(c for c in Color if c is not first), None]
             cards = [card for color in order for card in ALL_CARDS if card.color is color]
             playable = [card for card in cards if card in allowed]
-            return [Key(card, True, legal.follow_up(card, held)) for card in playable]
+            keys = [Key(card, True, legal.follow_up(card, held)) for card in playable]
+            return [
+                Key(k.card, True, k.follow_up, tuple(Color)) if k.follow_up == "color" else k
+                for k in keys
+            ]
         color = None if tab == "W" else Color(tab)
         return [
             Key(card, card in allowed, legal.follow_up(card, held))

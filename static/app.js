@@ -62,7 +62,31 @@
     });
   }
 
+  // The drawn count's row shows its quick counts while the count is 0, its stepper and
+  // "No play" once a count is chosen (a tap on 5 then + gives 6 and more).
+  function drewRows(root) {
+    root.querySelectorAll("[data-drew]").forEach(function (row) {
+      var input = row.querySelector("input[name=drawn]");
+      if (!input || row.dataset.ready) { return; }
+      row.dataset.ready = "1";
+      function update() {
+        var counting = parseInt(input.value, 10) > 0;
+        var was = row.classList.contains("counting");
+        row.classList.toggle("counting", counting);
+        // The tapped quick count is gone: keep the focus in the row (not the field,
+        // which would open the phone's keyboard).
+        if (counting && !was && row.contains(document.activeElement)) {
+          var more = row.querySelector('[data-step="1"]');
+          if (more) { more.focus(); }
+        }
+      }
+      input.addEventListener("input", update);
+      update();
+    });
+  }
+
   function enhance(root) {
+    drewRows(root);
     steppers(root);
     quickCounts(root);
     drawButtons(root);

@@ -469,11 +469,14 @@ class Tabletop:
         self.pages[match_id] = tab
         return tab
 
-    def follow_up(self, match_id: str, card_name: str, *, drawn: int | None = None) -> Page:
+    def follow_up(
+        self, match_id: str, card_name: str, *, drawn: int | None = None, tab: str | None = None
+    ) -> Page:
         """Tap a card that asks something first (a colour, a partner, a count) on the
-        Playable tab of the table as it is now; with `drawn`, after the "Drew first"
-        stepper was set (htmx sends its value along with the link)."""
-        page = self.table(match_id)
+        Playable tab of the table as it is now (or on `tab`: a wild asks its colour on the
+        Wild tab); with `drawn`, after the "Drew first" stepper was set (htmx sends its
+        value along with the link)."""
+        page = self.table(match_id) if tab is None else self.tab(match_id, tab)
         link = page.doc.one(cls="keys").one("a", cls="key", **{"aria-label": card_name})
         href = link["href"] + ("" if drawn is None else f"&drawn={drawn}")
         follow_up = self.get(href)

@@ -50,7 +50,7 @@ def test_whose_turn_the_seats_and_the_counts(tabletop: Tabletop, started: str) -
     assert page.doc.one(cls="status").one(cls="card")["aria-label"] == "Red 3"
     # The Playable tab opens first: only the cards the engine allows, whatever their colour.
     playable = [key["aria-label"] for key in page.doc.one(cls="keys").find_all(cls="key")]
-    assert "Red 4" in playable and "Blue 3" in playable and "Wild Draw 10" in playable
+    assert "Red 4" in playable and "Blue 3" in playable and "Wild Draw 10, naming Red" in playable
     assert "Blue 4" not in playable
     # Playable keys are buttons; the rest are dimmed, and still say why when tapped.
     blue = tabletop.tab(started, "Blue")
@@ -85,8 +85,35 @@ def test_a_pending_stack_shows_the_banner_and_take(tabletop: Tabletop, started: 
     assert page.turn == "Ann"
 
 
+def test_a_wild_on_the_playable_tab_names_its_colour_in_one_tap(
+    tabletop: Tabletop, started: str
+) -> None:
+    """Each wild that names a colour is four keys there, one per colour."""
+    page = tabletop.table(started)
+    named = [b for b in line_buttons(page) if b.startswith("W+10")]
+    assert named == ["W+10 R", "W+10 Y", "W+10 G", "W+10 B"]
+    keys = page.doc.one(cls="keys")
+    assert keys.one("button", value="W+10 G")["aria-label"] == "Wild Draw 10, naming Green"
+    assert keys.one("button", value="WCR")  # the roulette names no colour: one key
+
+    page = tabletop.press(started, "W+10 G", page=page)
+
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Ann: W+10 G"
+    assert "+10 pending" in page.doc.one(cls="banner").text
+
+
+def test_a_wild_drawn_first_names_its_colour_in_the_same_tap(
+    tabletop: Tabletop, started: str
+) -> None:
+    page = tabletop.table(started)
+    page = tabletop.press(started, "WR+4 B", page=page, drawn="2")
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Ann: draw 2, WR+4 B"
+
+
 def test_a_wild_asks_for_one_of_four_colours(tabletop: Tabletop, started: str) -> None:
-    page = tabletop.follow_up(started, "Wild Draw 6")
+    page = tabletop.follow_up(started, "Wild Draw 6", tab="Wild")
     assert page.status == 200
     assert line_buttons(page) == ["W+6 R", "W+6 Y", "W+6 G", "W+6 B"]
     assert "Which colour does Ann name?" in page.doc.one(cls="follow-up").text

@@ -108,6 +108,15 @@ class Tapper:
             submits = quick.get_attribute("data-submit") is not None
             self.tap(button)
             return submits
+        stepper = self.page.locator(field).locator("xpath=..")
+        if quick.count() and not stepper.is_visible():
+            # The drawn count's row shows its stepper once a count is chosen: the
+            # highest quick count first, then the stepper.
+            highest = max(
+                int(b.get_attribute("data-set") or 0) for b in quick.locator("[data-set]").all()
+            )
+            self.tap(quick.locator(f'[data-set="{highest}"]'))
+            expect(stepper).to_be_visible()
         self.step_to(field, value)
         return False
 
@@ -202,6 +211,12 @@ class Tapper:
     def play(self, play: Play) -> None:
         """The card's key (on the Playable tab, else its colour's), then its question."""
         card = play.card
+        if play.color is not None:  # on the Playable tab, a key per colour it may name
+            named = f"{card.name}, naming {play.color.title}"
+            key = self.page.locator(f'.keyboard [aria-label="{named}"]')
+            if key.count():
+                self.tap(key)
+                return
         key = self.page.locator(f'.keyboard [aria-label="{card.name}"]')
         if not key.count():
             self.open_tab(colour_tab(card))

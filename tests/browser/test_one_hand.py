@@ -89,6 +89,7 @@ def test_a_question_fits_too(small_phone: Page) -> None:
     page = small_phone
     t = Table(page, page.base_url)  # type: ignore[attr-defined]
     import_record(page, SITUATIONS["play"])
+    t.tab("Wild")  # on the Playable tab a wild names its colour in one tap
     t.pick("Wild Draw 6")
     expect(page.get_by_role("button", name="Blue (B)")).to_be_visible()
     assert off_screen(page) == []
@@ -97,6 +98,37 @@ def test_a_question_fits_too(small_phone: Page) -> None:
     expect(page.locator("#fix-count")).to_have_value("7")
     assert off_screen(page) == []
     assert axe_problems(page, "correction") == []
+
+
+def test_a_wild_names_its_colour_in_one_tap(small_phone: Page) -> None:
+    """On the Playable tab each wild that names a colour is a key per colour: one tap.
+    After a draw, the count's row turns into its stepper and "No play" in its place."""
+    page = small_phone
+    t = Table(page, page.base_url)  # type: ignore[attr-defined]
+    url = import_record(page, SITUATIONS["play"])
+    t.tap("Wild Draw 10, naming Blue")
+    assert logged(page, url).splitlines()[-1] == f"{ANN}: W+10 B"
+    t.button("Take 10")
+
+    drew = page.locator("p.drew")
+    expect(drew.get_by_label("One more")).to_be_hidden()
+    drew.get_by_label("Drew 2").click()
+    expect(drew.get_by_label("Drew 2")).to_be_hidden()
+    expect(page.locator("#drawn")).to_have_value("2")
+    expect(drew.get_by_role("button", name="No play")).to_be_visible()
+    drew.get_by_label("One more").click()
+    expect(page.locator("#drawn")).to_have_value("3")
+    assert off_screen(page) == []
+    assert axe_problems(page, "drew") == []
+    t.tap("Wild Draw 6, naming Green")
+    record = logged(page, url)
+    assert record.splitlines()[-1] == f"{CORA}: draw 3, W+6 G"
+
+    for move in (page.go_back, page.go_forward, page.reload):
+        move()
+    expect(page.locator("#table")).to_be_visible()
+    assert logged(page, url) == record
+    assert page.js_errors == []  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- history
@@ -126,6 +158,8 @@ def test_back_forward_and_reload_never_record(small_phone: Page, question: str) 
     url = import_record(page, record)
     page.goto(page.base_url + "/")  # type: ignore[attr-defined]
     page.goto(url)
+    if question == "colour":  # a wild asks its colour on the Wild tab
+        t.tab("Wild")
     entries = page.evaluate("history.length")
     link, answer = QUESTIONS[question]
 
@@ -160,6 +194,8 @@ def test_a_question_in_the_history_is_closed_once_answered(
     t = Table(page, page.base_url)  # type: ignore[attr-defined]
     url = import_record(page, SITUATIONS["play"])
     link, answer = QUESTIONS[question]
+    if question == "colour":
+        t.tab("Wild")
     page.goto(page.base_url + (page.locator(link).get_attribute("href") or ""))  # type: ignore[attr-defined]
     expect(page.locator(OPEN)).to_be_visible()
     t.button(answer)

@@ -1,17 +1,19 @@
-"""How many taps a hand takes on a phone: a simulated hand played through the screen.
+"""How many taps a hand takes on a phone: a typical simulated hand played through the screen.
 
-The issue's targets: at most 1.35 taps per line overall (it was 1.85), a wild 2 taps, a
-one-card roulette 2, a correction 3 or fewer, "draw N then play" N+1 or fewer for N up
-to 5 (a plain card after the draw; a card that asks a question after it, like a wild,
-is reported as its own kind). The report (print, and artifacts/taps.txt) gives taps per
-line overall and by kind of line; `pytest -s` shows it. How taps are counted, and the
-person's habits (the Playable tab, +5 when it saves taps, a reveal colour by colour):
+The issue's targets: at most 1.35 taps per line overall (it was 1.85), a wild 2 taps (on
+the Playable tab it is one), a one-card roulette 2, a correction 3 or fewer, "draw N then
+play" N+1 or fewer for N up to 5 (a plain card after the draw; a card that asks a question
+after it is reported as its own kind). The hand is chosen by rule (the one whose kinds of
+line come as often as in 300 simulated hands), then a few scripted lines measure what the
+simulator never says. The report (print, and artifacts/taps.txt) gives taps per line
+overall and by kind of line; `pytest -s` shows it. How taps are counted, and the person's
+habits (the Playable tab, +5 when it saves taps, a reveal colour by colour):
 tests/browser/tapping.py.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -34,20 +36,14 @@ from engine.simulator import NAMES, Simulation
 from .conftest import ROOT
 from .tapping import Tapper, kind
 
-# Seed 165: of seeds 0 to 299, the first hand (4 players, official rules) that ends
-# with reveals, has at least 60 lines and shows the most kinds of line: 71 lines with
-# plain cards, wilds, 7 swaps, Discard Alls, draws then plays, takes, roulettes (one of
-# one card), an UNO call, a catch, and reveals by cards and by points. The hand is
-# played on to the second hand's start card, so "Next hand" and a second start count.
-SEED = 165
 PLAYERS = 4
-# Taps per line, overall (from 1.85): NOT met. This hand takes 1.60; a typical hand, by
-# the report's estimate, 1.39 (wilds, at their 2-tap target, are a tenth of all lines).
-TARGET = 1.35
-# What this hand takes today (1.60, was 1.84 before the quick counts): a guard against it
-# getting worse. Even at each kind's target (a wild 2, a roulette 2, a draw before a play
-# 2) this hand, chosen for its many kinds of line, cannot go under about 1.55.
-CEILING = 1.61
+HANDS = 300  # the first hands of matches 0 to 299 (4 players, official rules)
+# The hand played: of those first hands with at least MIN_LINES lines, the one whose mix
+# of kinds of line is nearest the mix of all of them (a typical hand, chosen by rule, not
+# by its taps). It is played on to the second hand's start card, so "Next hand" and a
+# second start count too.
+MIN_LINES = 60
+TARGET = 1.35  # taps per line, overall (it was 1.85)
 REPORT = ROOT / "artifacts" / "taps.txt"
 
 # What the simulator never says, scripted in a small second match so that each target
@@ -75,18 +71,53 @@ class Tapped:
         return kind(self.line)
 
 
-def simulated_hand() -> tuple[str, list[Line]]:
-    """The dealer, and the simulator's lines from the first start card to the second."""
-    sim = Simulation(PLAYERS, seed=SEED)
-    dealer = sim.game.state.players[sim.game.state.dealer]
-    sim.play_hand()
-    sim.play_hand()
-    lines = [parse_line(text, NAMES[:PLAYERS]) for text in sim.game.record().splitlines()]
-    played: list[Line] = [
+def played_lines(record: str) -> list[Line]:
+    """A simulated match's lines of play (its headers left out)."""
+    lines = [parse_line(text, NAMES[:PLAYERS]) for text in record.splitlines()]
+    return [
         line
         for line in lines
         if line is not None and not isinstance(line, PlayersLine | DealerLine | RulesLine)
     ]
+
+
+@dataclass(frozen=True)
+class FirstHands:
+    """The kinds of line of the first hand of each of `HANDS` simulated matches."""
+
+    mixes: dict[int, Counter[str]]
+
+    @classmethod
+    def simulate(cls) -> FirstHands:
+        mixes = {}
+        for seed in range(HANDS):
+            sim = Simulation(PLAYERS, seed=seed)
+            sim.play_hand()
+            mixes[seed] = Counter(kind(line) for line in played_lines(sim.game.record()))
+        return cls(mixes)
+
+    @property
+    def total(self) -> Counter[str]:
+        return sum(self.mixes.values(), Counter())
+
+    def distance(self, seed: int) -> float:
+        """How far a hand's mix of kinds is from all the hands' (total variation)."""
+        mix, total = self.mixes[seed], self.total
+        n, all_ = mix.total(), total.total()
+        return sum(abs(mix[k] / n - total[k] / all_) for k in total) / 2
+
+    def typical_seed(self) -> int:
+        long_enough = [s for s, mix in self.mixes.items() if mix.total() >= MIN_LINES]
+        return min(long_enough, key=lambda s: (self.distance(s), s))
+
+
+def simulated_hand(seed: int) -> tuple[str, list[Line]]:
+    """The dealer, and the simulator's lines from the first start card to the second."""
+    sim = Simulation(PLAYERS, seed=seed)
+    dealer = sim.game.state.players[sim.game.state.dealer]
+    sim.play_hand()
+    sim.play_hand()
+    played = played_lines(sim.game.record())
     second = played.index(HandLine(2))
     return dealer, played[: second + 2]
 
@@ -154,31 +185,24 @@ def exported(page: Page, server: str, match_id: str, players: list[str]) -> list
     ]
 
 
-def typical(tapped: list[Tapped], hands: int = 300) -> tuple[float, list[str]]:
-    """Taps per line expected over the first hands of `hands` simulated matches (4 players,
-    official rules): each kind of line at its mean cost measured here, weighed by how
-    often it comes. Kinds this run did not measure are left out (and named)."""
+def typical(tapped: list[Tapped], hands: FirstHands) -> tuple[float, list[str]]:
+    """Taps per line expected over all the first hands: each kind of line at its mean
+    cost measured here, weighed by how often it comes. Kinds this run did not measure
+    are left out (and named)."""
     cost: dict[str, list[int]] = defaultdict(list)
     for t in tapped:
         cost[t.kind].append(t.taps)
-    counts: dict[str, int] = defaultdict(int)
-    for seed in range(hands):
-        sim = Simulation(PLAYERS, seed=seed)
-        sim.play_hand()
-        for text in sim.game.record().splitlines():
-            line = parse_line(text, NAMES[:PLAYERS])
-            if line is not None and not isinstance(line, PlayersLine | DealerLine | RulesLine):
-                counts[kind(line)] += 1
+    counts = hands.total
     known = {k: n for k, n in counts.items() if k in cost}
     taps = sum(n * sum(cost[k]) / len(cost[k]) for k, n in known.items())
     return taps / sum(known.values()), sorted(set(counts) - set(known))
 
 
-def report(tapped: list[Tapped]) -> str:
+def report(tapped: list[Tapped], hands: FirstHands, seed: int) -> str:
     """Taps per line overall (the simulated hand) and by kind; "over 1" is what a kind
     adds to the overall figure beyond one tap per line. The scripted lines one by one."""
     hand = [t for t in tapped if t.part == "hand"]
-    expected, missing = typical(tapped)
+    expected, missing = typical(tapped, hands)
     by_kind: dict[str, list[Tapped]] = defaultdict(list)
     for t in hand:
         by_kind[t.kind].append(t)
@@ -194,8 +218,11 @@ def report(tapped: list[Tapped]) -> str:
         return f"{name:<{width}}{len(rows):>6}{taps:>6}{taps / len(rows):>10.2f}{over:>8}"
 
     out = [
-        f"Taps per line on a 360x640 phone: the first hand of seed {SEED} (4 players, "
-        f"official rules) and the second hand's start; target {TARGET} overall",
+        f"Taps per line on a 360x640 phone: the first hand of seed {seed} (4 players, official",
+        f"rules) and the second hand's start; target {TARGET} overall. Of the first hands of",
+        f"matches 0-{HANDS - 1} with at least {MIN_LINES} lines, the one whose mix of kinds of "
+        f"line is nearest",
+        f"the mix of them all (total variation distance {hands.distance(seed):.3f}).",
         f"{'':<{width}}{'lines':>6}{'taps':>6}{'taps/line':>10}{'over 1':>8}",
         row("overall", hand),
         row("  its one-tap lines", [t for t in hand if t.taps == 1]),
@@ -210,17 +237,18 @@ def report(tapped: list[Tapped]) -> str:
         "scripted (what the simulator never says):",
         *(f"  {t.taps:>3}  {t.line}  ({t.kind})" for t in tapped if t.part == "scripted"),
         "",
-        f"a typical hand, estimated: {expected:.2f} taps per line (each kind at its mean cost",
-        "measured above, weighed by how often it comes in the first hands of 300 simulated",
-        "matches; a reveal is weighed at this hand's size)"
+        f"all {HANDS} first hands, estimated: {expected:.2f} taps per line (each kind at its mean",
+        "cost measured above, weighed by how often it comes in them)"
         + (f"; not measured, left out: {', '.join(missing)}" if missing else ""),
     ]
     return "\n".join(out) + "\n"
 
 
 def test_taps_per_line(phone: Page, server: str) -> None:
-    dealer, hand = simulated_hand()
-    assert len(hand) >= 60
+    hands = FirstHands.simulate()
+    seed = hands.typical_seed()
+    dealer, hand = simulated_hand(seed)
+    assert len(hand) >= MIN_LINES
     names = list(NAMES[:PLAYERS])
     match_id = new_match(phone, server, names, dealer)
     tapped = play(phone, "hand", hand)
@@ -233,15 +261,15 @@ def test_taps_per_line(phone: Page, server: str) -> None:
     assert exported(phone, server, extra_id, EXTRA_PLAYERS) == list(map(str, extra_lines))
     assert phone.js_errors == []  # type: ignore[attr-defined]
 
-    text = report(tapped)
+    text = report(tapped, hands, seed)
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text(text)
     print("\n" + text)
 
     # Each kind's target, line by line (a failure names the line).
     for t in tapped:
-        if t.kind == "wild":
-            assert t.taps <= 2, f"a wild took {t.taps} taps: {t.line}"
+        if t.kind == "wild":  # on the Playable tab: one tap (the issue's target: 2)
+            assert t.taps == 1, f"a wild took {t.taps} taps: {t.line}"
         elif t.kind == "roulette, one card":
             assert t.taps <= 2, f"a one-card roulette took {t.taps} taps: {t.line}"
         elif t.kind == "correction":
@@ -255,4 +283,4 @@ def test_taps_per_line(phone: Page, server: str) -> None:
 
     hand_taps = sum(t.taps for t in tapped if t.part == "hand")
     per_line = hand_taps / len(hand)
-    assert per_line <= CEILING, f"{per_line:.2f} taps per line (at most {CEILING}):\n{text}"
+    assert per_line <= TARGET, f"{per_line:.2f} taps per line (at most {TARGET}):\n{text}"
