@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Final, Literal
 
 from engine.game import Game
-from engine.i18n import ngettext
+from engine.i18n import _, ngettext
 from engine.names import name_key
 from engine.notation import ActionLine, Catch, Correct, Draw, Line, Out, Play, Roulette, Take
 from engine.state import FinalDraw, HandWon, KnockedOut, State
@@ -149,17 +149,10 @@ class Award:
                 self.n,
                 player=self.player,
             )
-        if self.kind == "survived":
-            return ngettext(
-                "{player} survived a +{n}", "{player} survived a +{n}", self.n, player=self.player
-            )
+        if self.kind == "survived":  # a stack of BIG_STACK or more: always plural
+            return _("{player} survived a +{n}", player=self.player, n=self.n)
         if self.kind == "sent":
-            return ngettext(
-                "{player} sent the biggest stack: +{n}",
-                "{player} sent the biggest stack: +{n}",
-                self.n,
-                player=self.player,
-            )
+            return _("{player} sent the biggest stack: +{n}", player=self.player, n=self.n)
         if self.kind == "catches":
             return ngettext(
                 "{player} caught {n} missed UNO",
