@@ -80,11 +80,24 @@ class Figures:
         return self.cards_at_end / self.hands_counted if self.hands_counted else None
 
     def __add__(self, other: Figures) -> Figures:
+        """Counts add up; the biggest stacks are the larger of the two."""
+        a, b = self, other
         return Figures(
-            *(
-                max(a, b) if name.startswith("biggest") else a + b
-                for name, a, b in zip(_FIELDS, _values(self), _values(other), strict=True)
-            )
+            a.matches + b.matches,
+            a.matches_won + b.matches_won,
+            a.hands + b.hands,
+            a.hands_won + b.hands_won,
+            a.won_by_last_card + b.won_by_last_card,
+            a.won_last_standing + b.won_last_standing,
+            a.points + b.points,
+            a.knockouts_suffered + b.knockouts_suffered,
+            a.knockouts_dealt + b.knockouts_dealt,
+            max(a.biggest_stack_taken, b.biggest_stack_taken),
+            max(a.biggest_stack_sent, b.biggest_stack_sent),
+            a.uno_missed + b.uno_missed,
+            a.catches + b.catches,
+            a.cards_at_end + b.cards_at_end,
+            a.hands_counted + b.hands_counted,
         )
 
     def to_json(self) -> dict[str, object]:
@@ -96,10 +109,6 @@ class Figures:
 
 _FIELDS: Final = tuple(f.name for f in fields(Figures))
 NOTHING: Final = Figures()
-
-
-def _values(figures: Figures) -> tuple[int, ...]:
-    return tuple(getattr(figures, name) for name in _FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +269,7 @@ def match_stats(
             elif isinstance(action, Catch):
                 tally.catches[seat] += 1
                 tally.missed[seat_of[action.target]] += 1
-            elif isinstance(action, Play | Draw) and after.events:
+            elif after.rules.final_draw and isinstance(action, Play | Draw) and after.events:
                 for event in after.events:
                     if isinstance(event, FinalDraw):
                         play = action if isinstance(action, Play) else action.play
@@ -536,12 +545,15 @@ def group_stats(matches: Iterable[MatchStats]) -> Stats:
     """Add up matches already read (no game is read again)."""
     kept = tuple(matches)
     players: dict[str, Figures] = {}
-    shown: dict[str, str] = {}  # name_key -> the name as first seen
+    first_seen: dict[str, str] = {}  # a name as written -> the player's name as first seen
+    by_key: dict[str, str] = {}  # name_key -> the name as first seen
     group = NOTHING
     for match in kept:
         group += match.group
         for name, figures in zip(match.players, match.figures, strict=True):
-            first = shown.setdefault(name_key(name), name)
+            first = first_seen.get(name)
+            if first is None:
+                first = first_seen[name] = by_key.setdefault(name_key(name), name)
             players[first] = players.get(first, NOTHING) + figures
     return Stats(kept, players, group)
 
