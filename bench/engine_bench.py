@@ -1,4 +1,5 @@
-"""Engine speed: actions per second with legality every step, hands per second, replay time.
+"""Engine speed: actions per second with legality every step, hands per second, replay time,
+and the statistics of a group (engine.stats) per 1,000 lines of replayed games.
 
 Run: .venv/bin/python bench/engine_bench.py [--hands N] [--seed S]
 Prints figures; it asserts nothing (timed tests are flaky on shared machines).
@@ -16,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Game, HouseRules, PlayersLine, replay
 from engine.simulator import Simulation
+from engine.stats import group_stats, match_stats
 
 
 def recorded_match(players: int, hands: int, seed: int) -> list[list[str]]:
@@ -77,6 +79,19 @@ def thousand_lines(seed: int) -> list[str]:
     return sim.game.record().splitlines()[:1000]
 
 
+def stats_ms_per_thousand_lines(records: list[list[str]], rounds: int) -> tuple[float, int]:
+    """engine.stats over games already replayed (the app keeps them): one pass each, then
+    the group's sum. Best of `rounds`, in ms per 1,000 lines."""
+    games = [Game.from_record("\n".join(lines)) for lines in records]
+    count = sum(len(game) for game in games)
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        group_stats(match_stats(game, key=i) for i, game in enumerate(games))
+        best = min(best, time.perf_counter() - start)
+    return best * 1000 / count * 1000, count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=300)
@@ -89,6 +104,11 @@ def main() -> None:
     print(
         f"full hands per second (simulator, 4 players, true cards): "
         f"{hands_per_second(4, args.hands, args.seed):,.1f}"
+    )
+    per_thousand, count = stats_ms_per_thousand_lines(records, rounds=5)
+    print(
+        f"statistics of replayed games (match_stats + group_stats): {per_thousand:.2f} ms "
+        f"per 1,000 lines  ({count:,} lines, {len(records)} matches)"
     )
     lines = thousand_lines(args.seed)
     print(

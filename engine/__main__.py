@@ -1,4 +1,5 @@
-"""The command line: `python -m engine check FILE`, `explain FILE`, `simulate ...`."""
+"""The command line: `python -m engine check FILE`, `explain FILE`, `simulate ...`,
+`stats FILE...`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from engine.cli import check, explain, simulate
+from engine.cli import check, explain, simulate, stats
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,10 +34,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_sim.add_argument("--rules", default="", help="house rules, as in a rules: header")
     p_sim.add_argument("--record", help="write the simulated match's record to this file")
     p_sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p_stats = commands.add_parser(
+        "stats", help="statistics of the matches in these records, per player and for the group"
+    )
+    p_stats.add_argument(
+        "files", nargs="+", metavar="FILE", help="records, or - for standard input"
+    )
+    p_stats.add_argument("--json", action="store_true", help="print the statistics as JSON")
     args = parser.parse_args(argv)
 
     if args.command == "simulate":
         return simulate(args)
+    if args.command == "stats":
+        code, out, err = stats(args.files, as_json=args.json)
+        sys.stdout.write(out)
+        sys.stderr.write(err)
+        return code
     code, output = (explain if args.command == "explain" or args.explain else check)(args.file)
     if isinstance(output, str):
         sys.stdout.write(output)

@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError, NotationError, RecordError
 from engine.explain import describe, whose_turn
 from engine.game import Replay, replay
 from engine.rules import HouseRules
+
+if TYPE_CHECKING:
+    from engine.stats import Figures, Stats
 
 EXIT_OK, EXIT_RULE, EXIT_SYNTAX = 0, 1, 2
 
@@ -97,3 +101,78 @@ def simulate(args: argparse.Namespace) -> int:
     else:
         print(stats.report())
     return EXIT_OK if stats.mismatches == 0 else EXIT_RULE
+
+
+# The columns of `stats`: heading, then how a player's figures give it.
+_STATS_COLUMNS: tuple[tuple[str, Callable[[Figures], object]], ...] = (
+    ("matches", lambda f: f.matches),
+    ("won", lambda f: f.matches_won),
+    ("hands", lambda f: f.hands),
+    ("hands won", lambda f: f.hands_won),
+    ("emptied", lambda f: f.won_by_last_card),
+    ("standing", lambda f: f.won_last_standing),
+    ("points", lambda f: f.points),
+    ("KO'd", lambda f: f.knockouts_suffered),
+    ("KOs dealt", lambda f: f.knockouts_dealt),
+    ("took", lambda f: f"+{f.biggest_stack_taken}" if f.biggest_stack_taken else "-"),
+    ("sent", lambda f: f"+{f.biggest_stack_sent}" if f.biggest_stack_sent else "-"),
+    ("UNO missed", lambda f: f.uno_missed),
+    ("catches", lambda f: f.catches),
+    (
+        "cards at end",
+        lambda f: "-" if f.average_cards_at_end is None else f"{f.average_cards_at_end:.1f}",
+    ),
+)
+
+
+def stats(paths: Sequence[str], *, as_json: bool = False) -> tuple[int, str, str]:
+    """Exit code, standard output and standard error of `python -m engine stats FILE...`.
+
+    Every file must replay: the first that can't be read or has a refused line is
+    named on standard error (exit 2, or 1 for a line that breaks a rule, as `check`)."""
+    from engine.stats import group_stats, match_stats
+
+    matches = []
+    for path in paths:
+        try:
+            text = read_record(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return EXIT_SYNTAX, "", f"Cannot read {path}: {why}.\n"
+        result = replay(text)
+        if result.error is not None:
+            error = result.error
+            message = (
+                f"{path}: line {error.line} is refused [{error.rule}]: {error.error.message}\n"
+            )
+            return _exit_code(error), "", message
+        assert result.game is not None
+        matches.append(match_stats(result.game, key=path))
+    group = group_stats(matches)
+    if as_json:
+        return EXIT_OK, json.dumps(group.to_json(), ensure_ascii=False) + "\n", ""
+    return EXIT_OK, stats_report(group), ""
+
+
+def stats_report(group: Stats) -> str:
+    """Players as a table, best first, the group's line last; then each match's awards."""
+    heads = ["player"] + [head for head, _get in _STATS_COLUMNS]
+    rows = [
+        [name] + [str(get(figures)) for _head, get in _STATS_COLUMNS]
+        for name, figures in group.leaderboard()
+    ]
+    rows.append(["(group)"] + [str(get(group.group)) for _head, get in _STATS_COLUMNS])
+    widths = [max(len(row[i]) for row in [heads, *rows]) for i in range(len(heads))]
+
+    def line(cells: list[str]) -> str:
+        first = f"{cells[0]:<{widths[0]}}"
+        rest = (f"{cell:>{width}}" for cell, width in zip(cells[1:], widths[1:], strict=True))
+        return "  ".join([first, *rest]).rstrip()
+
+    out = [line(heads), *map(line, rows)]
+    for match in group.matches:
+        if match.awards:
+            out.append("")
+            out.append(f"{match.key}:")
+            out.extend(f"  {award}" for award in match.awards)
+    return "\n".join(out) + "\n"

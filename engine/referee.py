@@ -212,23 +212,26 @@ def _short_count(s: State, seat: int, wanted: int) -> int:
     return n
 
 
-def _mercy(s: State, seat: int) -> bool:
-    """Knock `seat` out if they hold the Mercy limit or more. True if they are out."""
+def _mercy(s: State, seat: int, by: int | None) -> bool:
+    """Knock `seat` out if they hold the Mercy limit or more. True if they are out.
+
+    `by` is the seat whose card made them take the cards (None: nobody's)."""
     limit = s.rules.mercy
     if limit is None or s.hands[seat] < limit:
         return False
-    _mercy_knock_out(s, seat)
+    _mercy_knock_out(s, seat, by)
     return True
 
 
-def _mercy_knock_out(s: State, seat: int) -> None:
+def _mercy_knock_out(s: State, seat: int, by: int | None) -> None:
     cards = s.hands[seat]
     s.set_aside += cards
     s.hands[seat] = 0
     s.out += (seat,)
     s.uno_open -= {seat}
     s.uno_called -= {seat}
-    s.events += (KnockedOut(s.players[seat], cards),)
+    dealer = None if by is None or by == seat else s.players[by]
+    s.events += (KnockedOut(s.players[seat], cards, dealer),)
     active = s.active
     if len(active) == 1 and s.status == "playing":
         _declare_winner(s, active[0], by_knockout=True)
@@ -288,6 +291,7 @@ def _play(s: State, seat: int, play: Play) -> None:
             s.direction = -s.direction
         s.stack_total += card.draw
         s.stack_last = card.draw
+        s.pending_by = seat
         s.facing = "stack"
         two_left = len(s.out) == len(s.players) - 2
         # Two players: a Wild Reverse Draw 4 "skips the other player and makes YOU draw".
@@ -296,6 +300,7 @@ def _play(s: State, seat: int, play: Play) -> None:
     s.facing = "play"
     if face is Face.WILD_ROULETTE:
         s.facing = "roulette"
+        s.pending_by = seat
         s.turn = s.next_active(seat)
     elif face is Face.SKIP:
         s.turn = s.next_active(seat, 2)
@@ -439,7 +444,7 @@ def _win_with_last_card(s: State, seat: int, card: Card) -> None:
         count = _short_count(s, victim, s.stack_total + card.draw)
         s.events += (FinalDraw(s.players[victim], count),)
         _draw_cards(s, victim, count)
-        _mercy(s, victim)
+        _mercy(s, victim, seat)
     s.stack_total = s.stack_last = 0
     _score_if_revealed(s)
 
@@ -448,6 +453,7 @@ def _declare_winner(s: State, seat: int, *, by_knockout: bool) -> None:
     s.status = "scoring"
     s.hand_winner = seat
     s.facing = "play"
+    s.pending_by = None
     s.uno_open = s.uno_called = frozenset()
     s.events += (HandWon(s.players[seat], by_knockout),)
 
@@ -514,7 +520,7 @@ def _draw(s: State, seat: int, draw: Draw) -> None:
     _close_uno_windows(s)
     _draw_cards(s, seat, n)
     s.uno_called -= {seat}
-    if _mercy(s, seat):
+    if _mercy(s, seat, None):
         _pass_turn_after_knockout(s, seat)
     elif draw.play is None:
         s.turn = s.next_active(seat)
@@ -569,7 +575,8 @@ def _take(s: State, seat: int) -> None:
     s.uno_called -= {seat}
     s.stack_total = s.stack_last = 0
     s.facing = "play"
-    _mercy(s, seat)
+    by, s.pending_by = s.pending_by, None
+    _mercy(s, seat, by)
     if s.status == "playing":
         s.turn = s.next_active(seat)
 
@@ -630,7 +637,8 @@ def _roulette(s: State, seat: int, roulette: Roulette) -> None:
     s.uno_called -= {seat}
     s.color = roulette.color
     s.facing = "play"
-    _mercy(s, seat)
+    by, s.pending_by = s.pending_by, None
+    _mercy(s, seat, by)
     if s.status == "playing":
         s.turn = s.next_active(seat)
 
@@ -695,7 +703,7 @@ def _catch(s: State, seat: int, target: int) -> None:
         )
     s.uno_open -= {target}
     _draw_cards(s, target, _short_count(s, target, CATCH_PENALTY))
-    if _mercy(s, target):
+    if _mercy(s, target, seat):
         _pass_turn_after_knockout(s, target)
 
 
@@ -763,7 +771,7 @@ def _correct(s: State, seat: int, count: int) -> None:
         if count == 1:
             s.uno_open -= {seat}  # a correction opens no window: nobody missed a call
             s.events = tuple(e for e in s.events if not isinstance(e, UnoWindow))
-    if _mercy(s, seat):
+    if _mercy(s, seat, None):
         _pass_turn_after_knockout(s, seat)
         if s.status == "scoring":
             _score_if_revealed(s)
@@ -804,7 +812,7 @@ def _quick_result(s: State, seat: int, action: Wins | Out) -> None:
         # They held the Mercy limit at least: their count goes up to it as far as the
         # draw pile allows, so the 168 stay whole.
         _draw_cards(s, seat, min(max((s.rules.mercy or 0) - s.hands[seat], 0), s.drawable))
-        _mercy_knock_out(s, seat)
+        _mercy_knock_out(s, seat, None)
         _pass_turn_after_knockout(s, seat)
     # The line itself says who won or went out: keep only what followed from it.
     s.events = tuple(e for e in s.events[1:])

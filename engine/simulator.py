@@ -17,6 +17,7 @@ from engine.cards import Card, Color, Face, full_deck
 from engine.errors import EngineError
 from engine.game import Game
 from engine.rules import OFFICIAL, HouseRules
+from engine.state import KNOCKOUT_POINTS
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 MAX_TURNS_PER_HAND = 5_000  # without Mercy, random play can pile up cards forever
@@ -63,6 +64,29 @@ class Stats:
         )
 
 
+@dataclass
+class Truth:
+    """Per player, counted from the true cards and the simulator's own choices, never
+    from the engine: what a statistics module must find again in the record. Only
+    hands that ended count; a knockout is dealt by the player whose card made the
+    victim take the cards (nobody for one's own draw or one's own card)."""
+
+    hands_won: Counter[str] = field(default_factory=Counter)
+    points: Counter[str] = field(default_factory=Counter)
+    knocked_out: Counter[str] = field(default_factory=Counter)
+    knockouts_dealt: Counter[str] = field(default_factory=Counter)
+    biggest_stack_taken: Counter[str] = field(default_factory=Counter)
+    catches: Counter[str] = field(default_factory=Counter)
+    uno_missed: Counter[str] = field(default_factory=Counter)
+
+    def add(self, hand: Truth) -> None:
+        for counter in ("hands_won", "points", "knocked_out", "knockouts_dealt", "catches"):
+            getattr(self, counter).update(getattr(hand, counter))
+        self.uno_missed.update(hand.uno_missed)
+        for name, total in hand.biggest_stack_taken.items():
+            self.biggest_stack_taken[name] = max(self.biggest_stack_taken[name], total)
+
+
 class Simulation:
     """Plays hands at one simulated table, match after match."""
 
@@ -81,6 +105,10 @@ class Simulation:
         self.rules = rules
         self.uno_call_rate, self.catch_rate, self.stack_rate = uno_call_rate, catch_rate, stack_rate
         self.stats = Stats()
+        self.truth = Truth()  # over the hands that ended
+        self._hand_truth = Truth()
+        self._knocked: list[int] = []  # this hand, truly
+        self._pending_by: int | None = None  # who played the stack's last card, the roulette
         self.game = self._new_match()
         self.draw: list[Card] = []
         self.discard: list[Card] = []
@@ -113,7 +141,9 @@ class Simulation:
             self._take_turn()
             turns += 1
             self._uno_moment()
+        self._score_truly()
         self._reveal()
+        self.truth.add(self._hand_truth)
         self.stats.hands += 1
         self.stats.turns += turns
         self.stats.turns_per_hand.append(turns)
@@ -163,6 +193,7 @@ class Simulation:
         self.draw = deck[n * 7 :]
         self.aside = []
         self.discard = []
+        self._hand_truth, self._knocked, self._pending_by = Truth(), [], None
         # Action and wild cards turned up at the start go back into the deck.
         while self.draw[-1].number is None:
             self.draw.insert(self.rng.randrange(len(self.draw)), self.draw.pop())
@@ -183,8 +214,9 @@ class Simulation:
     def _limit(self) -> int:
         return self.rules.mercy if self.rules.mercy is not None else 1 << 30
 
-    def _give(self, seat: int, count: int) -> int:
-        """Draw up to `count` cards into a hand, stopping at the Mercy limit. Returns drawn."""
+    def _give(self, seat: int, count: int, by: int | None) -> int:
+        """Draw up to `count` cards into a hand, stopping at the Mercy limit, because of
+        `by`'s card (None: nobody's). Returns how many were drawn."""
         drawn = 0
         while drawn < count and len(self.hands[seat]) < self._limit():
             card = self._draw_one()
@@ -192,13 +224,17 @@ class Simulation:
                 break
             self.hands[seat].append(card)
             drawn += 1
-        self._knock_out_if_over(seat)
+        self._knock_out_if_over(seat, by)
         return drawn
 
-    def _knock_out_if_over(self, seat: int) -> None:
+    def _knock_out_if_over(self, seat: int, by: int | None) -> None:
         if len(self.hands[seat]) >= self._limit():
             self.aside += self.hands[seat]
             self.hands[seat] = []
+            self._knocked.append(seat)
+            self._hand_truth.knocked_out[self.names[seat]] += 1
+            if by is not None and by != seat:
+                self._hand_truth.knockouts_dealt[self.names[by]] += 1
 
     # ------------------------------------------------------------ a turn
 
@@ -215,7 +251,8 @@ class Simulation:
                 self._play(seat, self.rng.choice(playable), prefix="")
             else:
                 total = s.stack_total
-                drawn = self._give(seat, total)
+                self._took(seat, total)
+                drawn = self._give(seat, total, self._pending_by)
                 self.stats.stacks_taken += 1
                 self.stats.biggest_stack = max(self.stats.biggest_stack, drawn)
                 self.say(f"{name}: take")
@@ -242,7 +279,7 @@ class Simulation:
                 return
             if self.rules.draw == "one":
                 break
-        self._knock_out_if_over(seat)
+        self._knock_out_if_over(seat, None)
         self.say(f"{name}: draw {drawn}")
 
     def _play(self, seat: int, card: Card, prefix: str) -> None:
@@ -277,7 +314,10 @@ class Simulation:
         if not hand and card.draw and self.rules.final_draw:
             direction = -s.direction if card.face is Face.WILD_REVERSE_DRAW4 else s.direction
             victim = self._next_active(seat, direction, s.out)
-            self._give(victim, s.stack_total + card.draw)
+            self._took(victim, s.stack_total + card.draw)
+            self._give(victim, s.stack_total + card.draw, seat)
+        elif hand and (card.draw or card.face is Face.WILD_ROULETTE):
+            self._pending_by = seat
         self.say(f"{name}: {prefix}{text}")
 
     def _next_active(self, seat: int, direction: int, out: tuple[int, ...]) -> int:
@@ -304,7 +344,7 @@ class Simulation:
             revealed += 1
             if card.color is color:
                 break
-        self._knock_out_if_over(seat)
+        self._knock_out_if_over(seat, self._pending_by)
         self.say(f"{self.names[seat]}: roulette {color} {revealed}")
 
     # ------------------------------------------------------------ UNO and the end
@@ -316,9 +356,30 @@ class Simulation:
                 self.say(f"{self.names[seat]}: uno")
             elif self.rng.random() < self.catch_rate:
                 catcher = self.rng.choice([i for i in range(len(self.names)) if i != seat])
-                self._give(seat, 2)
+                self._give(seat, 2, catcher)
+                self._hand_truth.catches[self.names[catcher]] += 1
+                self._hand_truth.uno_missed[self.names[seat]] += 1
                 self.stats.uno_catches += 1
                 self.say(f"{self.names[catcher]}: catch {self.names[seat]}")
+
+    def _took(self, seat: int, total: int) -> None:
+        biggest = self._hand_truth.biggest_stack_taken
+        biggest[self.names[seat]] = max(biggest[self.names[seat]], total)
+
+    def _score_truly(self) -> None:
+        """The hand's winner and points from the true hands (the rules' scoring)."""
+        left = [i for i in range(len(self.names)) if i not in self._knocked]
+        winner = next((i for i in left if not self.hands[i]), left[0])
+        truth, knocked = self._hand_truth, len(self._knocked)
+        truth.hands_won[self.names[winner]] += 1
+        held = {i: sum(c.points for c in self.hands[i]) for i in left if i != winner}
+        if self.rules.scoring == "high":
+            truth.points[self.names[winner]] += sum(held.values()) + KNOCKOUT_POINTS * knocked
+        else:
+            for i, points in held.items():
+                truth.points[self.names[i]] += points
+            for i in self._knocked:
+                truth.points[self.names[i]] += KNOCKOUT_POINTS
 
     def _reveal(self) -> None:
         for name in self.game.legal_actions().revealers:

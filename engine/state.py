@@ -29,8 +29,14 @@ CATCH_PENALTY: Final = 2  # cards drawn by a player caught without an UNO call
 
 @dataclass(frozen=True, slots=True)
 class KnockedOut:
+    """`by` dealt the knockout: the player whose card made `player` take the cards (a
+    stack's last card, a Colour Roulette, a catch, a last Draw card under final_draw).
+    None when nobody did: a draw on one's own turn, a count corrected, a quick result,
+    or one's own card (a Wild Reverse Draw 4 that two players left send back)."""
+
     player: str
     cards: int
+    by: str | None = None
 
     def __str__(self) -> str:
         return ngettext(
@@ -179,6 +185,7 @@ class State:
         "history",
         "match_winner",
         "out",
+        "pending_by",
         "players",
         "quick",
         "reshuffles",
@@ -211,6 +218,7 @@ class State:
     color: Color | None
     stack_total: int
     stack_last: int
+    pending_by: int | None  # who played the stack's last card or the roulette faced now
     hands: list[int]
     out: tuple[int, ...]  # knocked out this hand, in order
     draw_pile: int
@@ -255,6 +263,7 @@ class State:
         self.top = None
         self.color = None
         self.stack_total = self.stack_last = 0
+        self.pending_by = None
         self.hands = [HAND_SIZE] * n
         self.out = ()
         self.draw_pile = DECK_SIZE - HAND_SIZE * n
