@@ -114,6 +114,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         GameCache(app.config.get("GAME_CACHE_LINES", MAX_LINES)),
         max_lines=max_match_lines(app.config.get("MAX_MATCH_LINES", MAX_MATCH_LINES)),
     )
+    # Groups: their rosters and matches, through the same store (companion/groups.py).
+    from companion.groups import Groups
+
+    app.extensions["groups"] = Groups(app.extensions["store"])
 
     app.jinja_env.globals.update(
         face=face,

@@ -42,6 +42,9 @@ class _Game:
     lock: threading.Lock = field(default_factory=threading.Lock)
     game: Game | None = None  # None: not built yet, or dropped
     ids: list[int] = field(default_factory=list)
+    # The match header it was built from (players, dealer, rules): a player renamed
+    # (companion/groups.py) changes it, and the game is then built again from line 1.
+    header: tuple[str, str, str] = ("", "", "")
 
     @property
     def version(self) -> int:
@@ -67,7 +70,7 @@ class _Game:
         else the first line to read: its own last line again (to check it is still
         there) before the new ones, or line 1 to build it afresh."""
         version, last = match.version, match.last_line_id
-        if self.game is not None:
+        if self.game is not None and self.header == _header(match):
             if self.version >= version and (version == 0 or self.ids[version - 1] == last):
                 while self.version > version:  # lines undone by another process
                     self.game.undo()
@@ -81,7 +84,7 @@ class _Game:
         """Apply the lines read from `first` on; a game they don't follow is dropped."""
         try:
             if first == 1:
-                self.game, self.ids = match.new_game(), []
+                self.game, self.ids, self.header = match.new_game(), [], _header(match)
             elif not rows or rows[0][:2] != (self.last_line_id, self.version):
                 self.game, self.ids = None, []  # its last line is gone: build it afresh
                 return
@@ -94,6 +97,10 @@ class _Game:
         except BaseException:  # a log the engine refuses, or worse: never keep half of it
             self.game, self.ids = None, []
             raise
+
+
+def _header(match: Match) -> tuple[str, str, str]:
+    return match.players, match.dealer, match.rules
 
 
 class GameCache:

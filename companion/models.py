@@ -10,7 +10,17 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 
 from companion.extensions import db
 from engine.i18n import N_
@@ -79,4 +89,58 @@ USED_KEYS = db.Table(
     ),
     Column("key", String(40), primary_key=True),
     Column("created_at", DateTime, nullable=False),
+)
+
+# ---------------------------------------------------------------- groups
+# A group ("Friday crew") holds a roster of players and the matches they played. A match
+# outside any group has no row in group_match nor match_seat: the match table itself is
+# untouched, so matches from before groups need nothing to be migrated.
+
+GROUPS = db.Table(
+    "player_group",
+    Column("id", String(32), primary_key=True),
+    Column("name", String(60), nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    # Share links like a match's: the editor link changes the roster and starts matches.
+    Column("editor_token", String(40), nullable=False),
+    Column("viewer_token", String(40), nullable=False),
+)
+
+ROSTER = db.Table(
+    "roster_player",
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "group_id",
+        String(32),
+        ForeignKey("player_group.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("name", String(60), nullable=False),  # as shown and written in records
+    # The engine's name_key: two names with one key are one player (unique in the group,
+    # retired players included: their name still names them in their matches).
+    Column("name_key", Text, nullable=False),
+    Column("retired", Boolean, nullable=False, server_default=false()),
+    Column("created_at", DateTime, nullable=False),
+    UniqueConstraint("group_id", "name_key", name="uq_roster_player_name"),
+)
+
+# Which group a match is in (at most one).
+GROUP_MATCHES = db.Table(
+    "group_match",
+    Column("match_id", String(32), ForeignKey("match.id", ondelete="CASCADE"), primary_key=True),
+    Column(
+        "group_id",
+        String(32),
+        ForeignKey("player_group.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+)
+
+# Who sits where in a group's match: seat 1.. in seating order, a roster player each.
+SEATS = db.Table(
+    "match_seat",
+    Column("match_id", String(32), ForeignKey("match.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", Integer, ForeignKey("roster_player.id"), nullable=False, index=True),
 )

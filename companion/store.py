@@ -14,14 +14,14 @@ was written. The database is the truth: any number of processes can share it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import format_number
 from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from werkzeug.exceptions import NotFound
 
 from companion import statements
@@ -129,6 +129,8 @@ class Full:
 
 
 Written = Recorded | AlreadyDone | MovedOn | Refused | Full
+# More to write with a new match, in its transaction: given the connection and its id.
+Also = Callable[[Connection, str], None]
 
 
 class ImportRefused(ValueError):
@@ -226,6 +228,14 @@ class Store:
             rows = statements.by_ids(connection, phone.match_ids())
         matches = [Match.from_row(row) for row in rows]
         return [m for m in matches if phone.role(m)]
+
+    def state(self, match: Match) -> State | None:
+        """The match's state as its row names it (from the cache, rebuilt the first time);
+        None when its log no longer replays."""
+        try:
+            return self.games.table(match, self._read_lines).state
+        except EngineError:
+            return None
 
     def summaries(self, matches: Sequence[Match]) -> dict[str, str]:
         """Each match in one line in the request's language, worded from its game (the
@@ -340,11 +350,19 @@ class Store:
 
     # ------------------------------------------------------------ new matches, links
 
-    def create(self, players: Sequence[str], dealer: str, rules: HouseRules, mode: str) -> Match:
-        """A new match; the engine checks the seating (raises EngineError)."""
+    def create(
+        self,
+        players: Sequence[str],
+        dealer: str,
+        rules: HouseRules,
+        mode: str,
+        also: Also | None = None,
+    ) -> Match:
+        """A new match; the engine checks the seating (raises EngineError). `also` writes
+        more in the same transaction (a group's match: its group and seats)."""
         check_look_alikes(players)  # the app's rule on top of the engine's (an EngineError)
         game = Game(players, dealer=dealer, rules=rules)
-        match = self._insert(game, game.players[game.state.dealer], rules, mode, [])
+        match = self._insert(game, game.players[game.state.dealer], rules, mode, [], also)
         audit("created", match.id, "editor", players=len(game.players), mode=mode)
         return match
 
@@ -386,7 +404,13 @@ class Store:
         return match
 
     def _insert(
-        self, game: Game, dealer: str, rules: HouseRules, mode: str, lines: list[str]
+        self,
+        game: Game,
+        dealer: str,
+        rules: HouseRules,
+        mode: str,
+        lines: list[str],
+        also: Also | None = None,
     ) -> Match:
         created = now()
         values: dict[str, Any] = {
@@ -404,6 +428,8 @@ class Store:
         }
         with self.engine.begin() as connection:
             last = statements.insert_match(connection, values, lines)
+            if also is not None:
+                also(connection, values["id"])
         return Match.from_row(values | {"last_line_id": last})
 
     def renew_links(self, match_id: str, phone: Phone) -> Match:

@@ -57,6 +57,10 @@ def register(app: Flask) -> None:
     from companion.views import pwa
 
     app.register_blueprint(pwa.bp)
+    # Groups: a roster, its matches and leaderboard (companion/views/groups.py).
+    from companion.views import groups
+
+    app.register_blueprint(groups.bp)
 
     app.register_error_handler(NotAllowed, forbidden_page)
 

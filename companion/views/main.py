@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -47,7 +48,17 @@ def home() -> str:
         forgotten_next=forgotten_next(access.this_phone(), matches),
         remembered=access.REMEMBERED,
         summaries=store.summaries(matches),
+        groups=_groups(),
     )
+
+
+def _groups() -> list[Any]:
+    """The groups this phone knows (companion/groups.py); the rest are forgotten."""
+    from companion.groups import current_groups
+
+    known = current_groups().groups(access.this_phone())
+    access.keep_only({g.id for g in known}, access.GROUPS_KEY)
+    return known
 
 
 @dataclass(frozen=True)

@@ -111,3 +111,32 @@ def test_nothing_is_announced_once_upgraded_and_the_line_news_comes_back_downgra
             upgrade()
         assert tabletop.line(started, "Cy", "R6").status == 303
         assert heard(conn) == []
+
+
+def test_groups_come_with_an_upgrade_that_leaves_every_match_outside_them_and_go_down(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """a1c0ffee0007 adds the groups' tables: matches from before stay where they were
+    (outside any group) and play on; down again drops only the groups."""
+    tabletop.play_lines(started, "Ann: R3")
+    before = tabletop.export(started)
+    with app.app_context():
+        downgrade(revision="a1c0ffee0006")
+        with db.engine.connect() as conn:
+            tables = set(sa.inspect(conn).get_table_names())
+        assert not {"player_group", "roster_player", "group_match", "match_seat"} & tables
+        upgrade()
+        with db.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT count(*) FROM group_match")).scalar() == 0
+    assert tabletop.export(started) == before
+    assert tabletop.line(started, "Bob", "R4").status == 303
+    # A group made after the upgrade, and down again: its tables go, the match stays.
+    (form,) = tabletop.get("/groups/new").forms("/groups/new")
+    assert (
+        tabletop.client.post(form.action, data=form.values() | {"name": "Crew"}).status_code == 303
+    )
+    with app.app_context():
+        downgrade(revision="a1c0ffee0006")
+    assert tabletop.line(started, "Cy", "R6").status == 303
+    with app.app_context():
+        upgrade()

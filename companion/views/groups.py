@@ -1,0 +1,249 @@
+"""Groups: a new group, its page (matches, leaderboard, roster), a new match from the
+roster, its share links, and moving a match into a group. Thin: parse, ask
+companion.groups, render; 303 after every change."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from companion import access
+from companion.group_forms import GroupMatchForm
+from companion.groups import Refusal, current_groups
+from companion.store import current_store
+from companion.views.main import SEATS
+from companion.views.share import is_loopback, link_base, no_store, qr_svg, share_url
+from engine.names import TYPED_NAME_LENGTH
+
+bp = Blueprint("groups", __name__)
+
+
+def _page(group_id: str, error: str | None = None, status: int = 200) -> tuple[str, int]:
+    """The group page, or its body for htmx; with why a change was refused."""
+    page = current_groups().page(group_id, access.this_phone())
+    template = "partials/group_body.html" if request.headers.get("HX-Request") else "group.html"
+    return render_template(template, page=page, error=error, name_length=TYPED_NAME_LENGTH), status
+
+
+def _done(group_id: str, notice: str | None = None) -> Response:
+    if notice:
+        flash(notice)
+    return redirect(url_for("groups.show", group_id=group_id), code=303)
+
+
+def _answer(group_id: str, outcome: object, notice: str) -> Response | tuple[str, int]:
+    if isinstance(outcome, Refusal):
+        return _page(group_id, outcome.message, 422)
+    return _done(group_id, notice)
+
+
+@bp.route("/groups/new", methods=["GET", "POST"])
+def new_group() -> str | Response | tuple[str, int]:
+    if request.method == "GET":
+        return render_template("group_new.html", error=None, name="")
+    name = request.form.get("name", "")
+    group = current_groups().create(name)
+    if isinstance(group, Refusal):
+        return render_template("group_new.html", error=group.message, name=name), 422
+    access.grant_group(group, "editor")  # the phone that created it is an editor
+    return redirect(url_for("groups.show", group_id=group.id), code=303)
+
+
+@bp.get("/g/<group_id>")
+def show(group_id: str) -> tuple[str, int]:
+    access.renew()
+    return _page(group_id)
+
+
+# ---------------------------------------------------------------- the roster
+
+
+@bp.post("/g/<group_id>/players")
+def add_player(group_id: str) -> Response | tuple[str, int]:
+    name = request.form.get("name", "")
+    outcome = current_groups().add_player(group_id, access.this_phone(), name)
+    return _answer(
+        group_id, outcome, _("%(name)s joined the roster.", name=getattr(outcome, "name", ""))
+    )
+
+
+def _player_id(text: str) -> int:
+    return int(text) if text.isdigit() and len(text) < 10 else -1
+
+
+@bp.post("/g/<group_id>/players/<player_id>/name")
+def rename_player(group_id: str, player_id: str) -> Response | tuple[str, int]:
+    name = request.form.get("name", "")
+    outcome = current_groups().rename(group_id, access.this_phone(), _player_id(player_id), name)
+    return _answer(
+        group_id, outcome, _("Renamed %(name)s everywhere.", name=getattr(outcome, "name", ""))
+    )
+
+
+@bp.post("/g/<group_id>/players/<player_id>/retired")
+def retire_player(group_id: str, player_id: str) -> Response | tuple[str, int]:
+    retired = request.form.get("retired") == "1"
+    groups = current_groups()
+    outcome = groups.retire(group_id, access.this_phone(), _player_id(player_id), retired)
+    name = getattr(outcome, "name", "")
+    said = _("%(name)s is retired.", name=name) if retired else _("%(name)s is back.", name=name)
+    return _answer(group_id, outcome, said)
+
+
+@bp.post("/g/<group_id>/players/<player_id>/remove")
+def remove_player(group_id: str, player_id: str) -> Response | tuple[str, int]:
+    outcome = current_groups().remove(group_id, access.this_phone(), _player_id(player_id))
+    name = getattr(outcome, "name", "")
+    return _answer(group_id, outcome, _("%(name)s is off the roster.", name=name))
+
+
+# ---------------------------------------------------------------- matches
+
+
+@bp.route("/g/<group_id>/new", methods=["GET", "POST"])
+def new_match(group_id: str) -> str | Response | tuple[str, int]:
+    groups, phone = current_groups(), access.this_phone()
+    group = groups.group(group_id, phone, "editor")
+    roster = [m.name for m in groups.roster(group.id, phone) if not m.retired]
+    form = GroupMatchForm()
+    form.offer(roster)
+    if request.method == "GET":
+        form.fill_names(", ".join(groups.last_seating(group.id)))  # the last seating first
+    if form.validate_on_submit():
+        match = groups.start_match(
+            group.id,
+            phone,
+            [name for name in form.names() if name],
+            form.dealer_name(),
+            form.house_rules(),
+            form.mode.data,
+        )
+        if isinstance(match, Refusal):
+            form.problems.append(match.message)
+        else:
+            access.grant(match, "editor")
+            return redirect(url_for("table.show", match_id=match.id), code=303)
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "group_match.html", form=form, group=group, seats=SEATS, roster=roster
+    ), status
+
+
+@bp.get("/g/<group_id>/m/<match_id>")
+def open_match(group_id: str, match_id: str) -> Response:
+    """One of the group's matches, opened with the phone's role in the group."""
+    phone = access.this_phone()
+    group, match = current_groups().match_in(group_id, match_id[:64], phone)
+    role = phone.require_group(group, "viewer")
+    if phone.role(match) != "editor":  # a match's editor stays one
+        access.grant(match, role)
+    if match.status == "match_over":
+        return redirect(url_for("scores.board", match_id=match.id), code=303)
+    return redirect(url_for("table.show", match_id=match.id), code=303)
+
+
+@bp.route("/m/<match_id>/group", methods=["GET", "POST"])
+def move_in(match_id: str) -> str | Response | tuple[str, int]:
+    """Put a match into one of the groups this phone edits (editors of the match only)."""
+    phone = access.this_phone()
+    groups = current_groups()
+    match = current_store().match(match_id, phone, "editor")
+    current = groups.group_of(match.id)
+    mine = groups.groups(phone, "editor")
+    error = None
+    if request.method == "POST" and current is None:
+        chosen = request.form.get("group", "")
+        if chosen not in {g.id for g in mine}:
+            error = _("Pick one of your groups.")
+        else:
+            moved = groups.move_in(match.id, chosen, phone)
+            if isinstance(moved, Refusal):
+                error = moved.message
+            else:
+                return _done(chosen, _("The match is in the group now."))
+    status = 422 if error else 200
+    return render_template(
+        "group_move.html", match=match, current=current, groups=mine, error=error
+    ), status
+
+
+# ---------------------------------------------------------------- sharing
+
+
+@bp.get("/g/<group_id>/share")
+@no_store
+def share(group_id: str) -> str:
+    phone = access.this_phone()
+    group = current_groups().group(group_id, phone)
+    editor = phone.group_role(group) == "editor"
+    links = []
+    if editor:
+        links.append(
+            (
+                _("Editor link"),
+                _("Changes the roster, starts matches and records them."),
+                _("QR code of the editor link"),
+                share_url("groups.join", token=group.editor_token),
+            )
+        )
+    links.append(
+        (
+            _("Viewer link"),
+            _("Sees the group's matches, leaderboard and roster; can't change anything."),
+            _("QR code of the viewer link"),
+            share_url("groups.watch", token=group.viewer_token),
+        )
+    )
+    return render_template(
+        "share.html",
+        match=None,
+        heading=_("Share this group"),
+        title=group.name,
+        renew_url=url_for("groups.renew", group_id=group.id),
+        renew_help=_(
+            "A link leaked? New links stop the old ones at once, and the links of the "
+            "group's matches too; this phone stays an editor."
+        ),
+        back_url=url_for("groups.show", group_id=group.id),
+        back_label=_("Back to the group"),
+        links=[(title, help, qr_label, url, qr_svg(url)) for title, help, qr_label, url in links],
+        editor=editor,
+        base=link_base(),
+        loopback=is_loopback(link_base()),
+    )
+
+
+@bp.post("/g/<group_id>/share/renew")
+def renew(group_id: str) -> Response:
+    group = current_groups().renew_links(group_id, access.this_phone())
+    access.grant_group(group, "editor")  # this phone stays an editor
+    flash(_("New links made: the old editor and viewer links no longer work."))
+    return redirect(url_for("groups.share", group_id=group.id), code=303)
+
+
+def _open(token: str, kind: access.Role) -> Response:
+    group = current_groups().open_link(token[:64], kind)
+    if group is None:
+        raise access.NotAllowed(
+            _("This link doesn't work"),
+            _(
+                "It was mistyped, or an editor renewed the group's links. Ask for the new "
+                "link or QR code."
+            ),
+        )
+    if not (kind == "viewer" and access.this_phone().group_role(group) == "editor"):
+        access.grant_group(group, kind)
+    return redirect(url_for("groups.show", group_id=group.id), code=303)
+
+
+@bp.get("/gj/<token>")
+@no_store
+def join(token: str) -> Response:
+    return _open(token, "editor")
+
+
+@bp.get("/gv/<token>")
+@no_store
+def watch(token: str) -> Response:
+    return _open(token, "viewer")
