@@ -46,12 +46,16 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy --strict companion engine
 
 # Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
-# (.ci/run starts a throwaway one), the database-backed suites again on it.
+# (.ci/run starts a throwaway one), the database-backed suites again on it: every app
+# test, and the browser tests where the database is at work under the screen (several
+# phones on one table, an answer lost after the server recorded it, a whole hand); the
+# other browser tests check the screen itself, the same on either database.
+PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py tests/browser/test_hand.py
 test: lint $(HTMX) chromium
 	$(VENV)/bin/pytest
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
-		echo "The app and browser tests again, on PostgreSQL:"; \
-		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest tests/app tests/browser; \
+		echo "The app tests and the database's browser tests again, on PostgreSQL:"; \
+		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest tests/app $(PG_BROWSER); \
 	fi
 	@if [ -x $(SHARED_RULINGS) ]; then \
 		echo "shared table-record scenarios:"; \
