@@ -12,7 +12,7 @@ from companion.access import opened, this_phone
 from companion.charts import MARKERS, PALETTE
 from companion.forms import RevealForm
 from companion.store import current_store
-from companion.views.respond import answer, render_table
+from companion.views.respond import answer, match_awards, render_table
 from engine import NotationError, State
 
 bp = Blueprint("scores", __name__, url_prefix="/m")
@@ -115,4 +115,5 @@ def board(match_id: str) -> str:
         width=CHART_W,
         height=CHART_H,
         pad=PAD,
+        awards=match_awards(table),
     )
