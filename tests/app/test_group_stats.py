@@ -146,6 +146,6 @@ def test_a_viewer_sees_the_statistics_and_changes_nothing(tabletop: Tabletop, ap
 
 
 def test_a_player_who_is_not_on_the_roster_is_not_found(tabletop: Tabletop) -> None:
-    crew, group, _match = friday_group(tabletop)
+    _crew, group, _match = friday_group(tabletop)
     assert tabletop.client.get(f"/g/{group}/p/999999").status_code == 404
     assert tabletop.client.get(f"/g/{group}/p/x").status_code == 404
