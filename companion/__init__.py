@@ -116,8 +116,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     # Groups: their rosters and matches, through the same store (companion/groups.py).
     from companion.groups import Groups
+    from companion.match_stats import MatchStatsCache
 
-    app.extensions["groups"] = Groups(app.extensions["store"])
+    # Each match's statistics, kept beside its game (companion/match_stats.py).
+    app.extensions["match_stats"] = MatchStatsCache(app.extensions["store"])
+    app.extensions["groups"] = Groups(app.extensions["store"], app.extensions["match_stats"])
 
     app.jinja_env.globals.update(
         face=face,

@@ -20,9 +20,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from companion.matches import RECENT, Match, Table
 from engine import EngineError, Game, Step
+
+T = TypeVar("T")
 
 # (row id, sequence number, text) of a logged line.
 Logged = tuple[int, int, str]
@@ -137,6 +140,15 @@ class GameCache:
         with self._holding(match, read_lines) as held:
             assert held.game is not None
             return self._table(match, held), tuple(held.game.steps())
+
+    def read(
+        self, match: Match, read_lines: ReadLines, reader: Callable[[Game], T]
+    ) -> tuple[Table, T]:
+        """`reader` given the match's game as its row names it, under its lock (it must
+        only read it, and quickly: one pass), with the table it read."""
+        with self._holding(match, read_lines) as held:
+            assert held.game is not None
+            return self._table(match, held), reader(held.game)
 
     def record(self, match: Match, read_lines: ReadLines) -> str:
         """The match's table record, as of its row."""

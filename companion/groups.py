@@ -22,7 +22,7 @@ matches' links too, so a leaked group link opens nothing any more.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -36,6 +36,7 @@ from companion import statements
 from companion.access import Phone, Role
 from companion.audit import audit
 from companion.lookalikes import check_look_alikes, look_alike
+from companion.match_stats import MatchStatsCache
 from companion.matches import Match
 from companion.models import (
     GROUP_MATCHES,
@@ -52,6 +53,7 @@ from engine import EngineError, Game, HouseRules, State, name_key, name_problems
 from engine.i18n import SOURCE_LANGUAGE, language
 from engine.names import MAX_NAME_LENGTH, TYPED_NAME_LENGTH, clean_name, same_player
 from engine.rename import rename_in_log
+from engine.stats import Figures, HeadToHead, MatchStats, Stats, group_stats
 
 GROUP_NAME_LENGTH = 40
 GROUP_ID_LENGTH = 32
@@ -117,6 +119,7 @@ class GroupPage:
     finished: list[Played]
     leaderboard: list[Standing]
     last_seating: list[str]
+    stats: Stats  # the group's, from the engine (engine.stats)
 
 
 @dataclass(frozen=True)
@@ -126,26 +129,36 @@ class Refusal:
     message: str
 
 
-def leaderboard(played: Sequence[Played], roster: Sequence[Member]) -> list[Standing]:
-    """Who leads the group: matches won, then points scored over the finished matches.
-
-    The one place that ranks players: engine statistics (engine/stats.py) take its
-    place later, with the same output."""
-    names = {m.id: m.name for m in roster}
-    table: dict[int, list[int]] = {}
-    for entry in played:
-        if not entry.finished:
-            continue
-        for seat, (player_id, _name) in enumerate(entry.seats):
-            row = table.setdefault(player_id, [0, 0, 0])
-            row[0] += 1
-            row[1] += entry.winner == seat
-            row[2] += entry.scores[seat] if seat < len(entry.scores) else 0
-    standings = [
-        Standing(pid, names.get(pid, "?"), played, won, points)
-        for pid, (played, won, points) in table.items()
+def leaderboard(stats: Stats, roster: Sequence[Member]) -> list[Standing]:
+    """Who leads the group, as the engine ranks its statistics (engine.stats:
+    matches won, then hands won, then points); a match counts once a hand is scored."""
+    ids = {name_key(m.name): m.id for m in roster}
+    return [
+        Standing(ids.get(name_key(name), -1), name, f.matches, f.matches_won, f.points)
+        for name, f in stats.leaderboard()
     ]
-    return sorted(standings, key=lambda s: (-s.won, -s.points, s.played, name_key(s.name)))
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One of a player's matches: when, their points, whether they won it."""
+
+    match: Match
+    points: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """A roster player's statistics in the group, matches in date order (oldest first),
+    and head-to-head against each other roster player they met."""
+
+    group: Group
+    role: Role
+    member: Member
+    figures: Figures
+    results: list[MatchResult]
+    head_to_head: list[HeadToHead]
 
 
 # ---------------------------------------------------------------- the groups
@@ -154,8 +167,9 @@ def leaderboard(played: Sequence[Played], roster: Sequence[Member]) -> list[Stan
 class Groups:
     """The groups in the database; the matches through the app's `Store`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, match_stats: MatchStatsCache | None = None) -> None:
         self.store = store
+        self.match_stats = MatchStatsCache(store) if match_stats is None else match_stats
 
     # ------------------------------------------------------------ reading
 
@@ -189,6 +203,55 @@ class Groups:
         group = self.group(group_id, phone)
         role = phone.group_role(group)
         assert role is not None
+        roster, matches, seats = self._matches(group)
+        kept = self._stats(matches, seats)
+        played = [self._played(m, seats.get(m.id, ()), kept.get(m.id)) for m in matches]
+        stats = group_stats(kept[m.id] for m in reversed(matches) if m.id in kept)
+        return GroupPage(
+            group,
+            role,
+            roster,
+            [p for p in played if not p.finished],
+            [p for p in played if p.finished],
+            leaderboard(stats, roster),
+            self.last_seating(group.id),
+            stats,
+        )
+
+    def player(self, group_id: str, phone: Phone, player_id: int) -> PlayerPage:
+        """A roster player's page: their figures, matches and head-to-heads."""
+        group = self.group(group_id, phone)
+        role = phone.group_role(group)
+        assert role is not None
+        roster, matches, seats = self._matches(group)
+        found = [m for m in roster if m.id == player_id]
+        if not found:
+            raise NotFound()
+        member = found[0]
+        kept = self._stats(matches, seats)
+        oldest_first = [m for m in reversed(matches) if m.id in kept]
+        stats = group_stats(kept[m.id] for m in oldest_first)
+        results = []
+        for match in oldest_first:
+            if any(pid == member.id for pid, _name in seats.get(match.id, ())):
+                mine = kept[match.id]
+                if mine.hands:
+                    figures = mine.player(member.name)
+                    results.append(MatchResult(match, figures.points, bool(figures.matches_won)))
+        meetings = [stats.head_to_head(member.name, other.name) for other in roster]
+        return PlayerPage(
+            group,
+            role,
+            member,
+            stats.player(member.name),
+            results,
+            [h for h in meetings if h.matches and not same_player(h.b, member.name)],
+        )
+
+    def _matches(
+        self, group: Group
+    ) -> tuple[list[Member], list[Match], dict[str, tuple[tuple[int, str], ...]]]:
+        """The roster, the group's matches newest first, and each one's seats."""
         with self.store.direct.connect() as connection:
             roster = _roster(connection, group.id)
             rows = connection.execute(
@@ -199,22 +262,31 @@ class Groups:
             ).mappings()
             matches = [Match.from_row(row) for row in rows]
             seats = _seats(connection, [m.id for m in matches])
-        played = [self._played(m, seats.get(m.id, ())) for m in matches]
-        return GroupPage(
-            group,
-            role,
-            roster,
-            [p for p in played if not p.finished],
-            [p for p in played if p.finished],
-            leaderboard(played, roster),
-            self.last_seating(group.id),
-        )
+        return roster, matches, seats
 
-    def _played(self, match: Match, seats: tuple[tuple[int, str], ...]) -> Played:
-        state = self.store.state(match)
-        if state is None:
+    def _stats(
+        self, matches: Sequence[Match], seats: Mapping[str, tuple[tuple[int, str], ...]]
+    ) -> dict[str, MatchStats]:
+        """Each match's statistics (kept per match), its players called by their roster
+        names: a match renamed or moved in counts for the right player."""
+        kept = {}
+        for match in matches:
+            names = dict(
+                zip(match.player_names, (n for _id, n in seats.get(match.id, ())), strict=False)
+            )
+            found = self.match_stats.get(match, names)
+            if found is not None:
+                kept[match.id] = found
+        return kept
+
+    @staticmethod
+    def _played(
+        match: Match, seats: tuple[tuple[int, str], ...], stats: MatchStats | None
+    ) -> Played:
+        if stats is None:
             return Played(match, seats, (), None)
-        return Played(match, seats, state.scores, state.match_winner)
+        winner = None if stats.winner is None else stats.players.index(stats.winner)
+        return Played(match, seats, stats.scores, winner)
 
     def last_seating(self, group_id: str) -> list[str]:
         """The names at the group's newest match, in seating order, retired players left
@@ -664,8 +736,10 @@ __all__ = [
     "Group",
     "GroupPage",
     "Groups",
+    "MatchResult",
     "Member",
     "Played",
+    "PlayerPage",
     "Refusal",
     "Standing",
     "current_groups",

@@ -27,7 +27,7 @@ from werkzeug.exceptions import NotFound
 from companion import statements
 from companion.access import Phone, Role
 from companion.audit import audit
-from companion.games import GameCache, Logged
+from companion.games import GameCache, Logged, T
 from companion.log import MatchLog, by_hand
 from companion.lookalikes import LookAlikeNames, check_look_alikes
 from companion.matches import Match, Table
@@ -236,6 +236,11 @@ class Store:
             return self.games.table(match, self._read_lines).state
         except EngineError:
             return None
+
+    def read_game(self, match: Match, reader: Callable[[Game], T]) -> tuple[Table, T]:
+        """`reader` given the match's cached game, brought up to the row (it must only
+        read it); with the table it read, whose version and last line name that game."""
+        return self.games.read(match, self._read_lines, reader)
 
     def summaries(self, matches: Sequence[Match]) -> dict[str, str]:
         """Each match in one line in the request's language, worded from its game (the

@@ -5,10 +5,11 @@ companion.groups, render; 303 after every change."""
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion import access
+from companion import access, charts
 from companion.group_forms import GroupMatchForm
 from companion.groups import Refusal, current_groups
 from companion.store import current_store
@@ -23,7 +24,17 @@ def _page(group_id: str, error: str | None = None, status: int = 200) -> tuple[s
     """The group page, or its body for htmx; with why a change was refused."""
     page = current_groups().page(group_id, access.this_phone())
     template = "partials/group_body.html" if request.headers.get("HX-Request") else "group.html"
-    return render_template(template, page=page, error=error, name_length=TYPED_NAME_LENGTH), status
+    figures = page.stats.leaderboard()
+    return render_template(
+        template,
+        page=page,
+        error=error,
+        name_length=TYPED_NAME_LENGTH,
+        wins=charts.win_shares([(name, f.matches_won) for name, f in figures]),
+        knockouts=charts.knockouts(
+            [(name, f.knockouts_dealt, f.knockouts_suffered) for name, f in figures]
+        ),
+    ), status
 
 
 def _done(group_id: str, notice: str | None = None) -> Response:
@@ -54,6 +65,17 @@ def new_group() -> str | Response | tuple[str, int]:
 def show(group_id: str) -> tuple[str, int]:
     access.renew()
     return _page(group_id)
+
+
+@bp.get("/g/<group_id>/p/<player_id>")
+def player(group_id: str, player_id: str) -> str:
+    """A roster player's statistics in the group, their results over time, and how
+    they fare against each other player."""
+    page = current_groups().player(group_id, access.this_phone(), _player_id(player_id))
+    chart = charts.results(
+        [(format_date(r.match.created_at), r.points, r.won) for r in page.results]
+    )
+    return render_template("group_player.html", page=page, chart=chart)
 
 
 # ---------------------------------------------------------------- the roster

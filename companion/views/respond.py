@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from companion import access
 from companion.extensions import htmx
+from companion.match_stats import current_match_stats
 from companion.matches import Table
 from companion.store import AlreadyDone, Full, MovedOn, Recorded, Refused, Undone
 from companion.table_view import PLAYABLE, TAB_KEYS, TableView
@@ -103,9 +104,18 @@ def render_table(
             full=full,
             at=at,
             ui=ui,
+            awards=match_awards(table),
         ),
         status,
     )
+
+
+def match_awards(table: Table) -> list[str]:
+    """The match's awards (engine.stats), said in the page's language, once it is won."""
+    if table.state.match_winner is None:
+        return []
+    stats = current_match_stats().get(table.match)
+    return [] if stats is None else [str(award) for award in stats.awards]
 
 
 def answer(

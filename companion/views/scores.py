@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from flask import Blueprint, render_template
@@ -10,36 +9,15 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.access import opened, this_phone
+from companion.charts import MARKERS, PALETTE
 from companion.forms import RevealForm
 from companion.store import current_store
-from companion.views.respond import answer, render_table
+from companion.views.respond import answer, match_awards, render_table
 from engine import NotationError, State
 
 bp = Blueprint("scores", __name__, url_prefix="/m")
 
 CHART_W, CHART_H, PAD = 320, 180, 28
-# Dark enough for text on white (4.5:1), told apart by markers too, not colour alone.
-PALETTE = ("#b91c1c", "#1d4ed8", "#15803d", "#7e22ce", "#c2410c", "#0e7490")
-
-
-def _star(points: int = 5, outer: float = 1.15, inner: float = 0.5) -> str:
-    corners = []
-    for k in range(2 * points):
-        r, a = (outer if k % 2 == 0 else inner), math.pi * k / points - math.pi / 2
-        corners.append(f"{r * math.cos(a):.2f},{r * math.sin(a):.2f}")
-    return "M" + " L".join(corners) + "Z"
-
-
-# Each player's marker: SVG path data in a box from -1 to 1 around the point, drawn
-# (not a character: a phone may lack the font), the same shape in the chart and key.
-MARKERS = (
-    ("circle", "M-1,0 A1,1 0 1,0 1,0 A1,1 0 1,0 -1,0Z"),
-    ("square", "M-0.85,-0.85 H0.85 V0.85 H-0.85Z"),
-    ("triangle", "M0,-1.1 L1.05,0.85 H-1.05Z"),
-    ("diamond", "M0,-1.15 L1.15,0 L0,1.15 L-1.15,0Z"),
-    ("star", _star()),
-    ("cross", "M-0.35,-1.1 H0.35 V-0.35 H1.1 V0.35 H0.35 V1.1 H-0.35 V0.35 H-1.1 V-0.35 H-0.35Z"),
-)
 
 
 @bp.post("/<match_id>/reveal")
@@ -137,4 +115,5 @@ def board(match_id: str) -> str:
         width=CHART_W,
         height=CHART_H,
         pad=PAD,
+        awards=match_awards(table),
     )
