@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from companion.matches import RECENT, Match, Table
 from engine import EngineError, Game, Step
@@ -32,6 +33,7 @@ ReadLines = Callable[[str, int, int], list[Logged]]
 # A game keeps a snapshot per line (about 2 kB): the cache is bounded by lines, so a
 # process holds at most some 100 MB of games however long the matches get.
 MAX_LINES = 50_000
+T = TypeVar("T")
 ATTEMPTS = 3  # reads to catch a game up while other requests keep moving it
 
 
@@ -143,6 +145,13 @@ class GameCache:
         with self._holding(match, read_lines) as held:
             assert held.game is not None
             return held.game.record()
+
+    def read(self, match: Match, read_lines: ReadLines, reader: Callable[[Game], T]) -> T:
+        """What `reader` makes of the match's game as its row names it (the game locked
+        meanwhile: `reader` only reads it, and returns values, such as its statistics)."""
+        with self._holding(match, read_lines) as held:
+            assert held.game is not None
+            return reader(held.game)
 
     # ------------------------------------------------------------ judging and moving on
 

@@ -25,6 +25,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from flask import current_app
@@ -35,6 +36,16 @@ from werkzeug.exceptions import NotFound
 from companion import statements
 from companion.access import Phone, Role
 from companion.audit import audit
+from companion.group_export import (
+    CSV_TYPE,
+    ZIP_TYPE,
+    Download,
+    Export,
+    filename,
+    hands_csv,
+    matches_csv,
+    records_zip,
+)
 from companion.lookalikes import check_look_alikes, look_alike
 from companion.matches import Match
 from companion.models import (
@@ -52,6 +63,7 @@ from engine import EngineError, Game, HouseRules, State, name_key, name_problems
 from engine.i18n import SOURCE_LANGUAGE, language
 from engine.names import MAX_NAME_LENGTH, TYPED_NAME_LENGTH, clean_name, same_player
 from engine.rename import rename_in_log
+from engine.stats import match_stats
 
 GROUP_NAME_LENGTH = 40
 GROUP_ID_LENGTH = 32
@@ -466,6 +478,30 @@ class Groups:
         audit("moved-into-group", match.id, "editor", group=group.id)
         moved = self.store.match(match.id, phone)
         return moved
+
+    # ------------------------------------------------------------ export
+
+    def export(self, group_id: str, phone: Phone, what: Export) -> Download:
+        """The group's results as a file (companion/group_export.py): every hand or
+        every match as CSV, or every record in a zip. Viewers may export too."""
+        group = self.group(group_id, phone)
+        with self.store.direct.connect() as connection:
+            rows = connection.execute(
+                select(MATCHES)
+                .join(GROUP_MATCHES, GROUP_MATCHES.c.match_id == MATCHES.c.id)
+                .where(GROUP_MATCHES.c.group_id == group.id)
+                .order_by(MATCHES.c.created_at, MATCHES.c.id)
+            ).mappings()
+            matches = [Match.from_row(row) for row in rows]
+        # A match whose log no longer replays (None) is left out.
+        if what == "records":
+            records = [(m, self.store.read_game(m, Game.record)) for m in matches]
+            body = records_zip([(m, text) for m, text in records if text is not None])
+            return Download(filename(group.name, what), ZIP_TYPE, body)
+        read = [(m, self.store.read_game(m, partial(match_stats, key=m.id))) for m in matches]
+        kept = [(m, stats) for m, stats in read if stats is not None]
+        body = hands_csv(kept) if what == "hands" else matches_csv(kept)
+        return Download(filename(group.name, what), CSV_TYPE, body)
 
 
 # ---------------------------------------------------------------- the database

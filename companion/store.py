@@ -27,7 +27,7 @@ from werkzeug.exceptions import NotFound
 from companion import statements
 from companion.access import Phone, Role
 from companion.audit import audit
-from companion.games import GameCache, Logged
+from companion.games import GameCache, Logged, T
 from companion.log import MatchLog, by_hand
 from companion.lookalikes import LookAlikeNames, check_look_alikes
 from companion.matches import Match, Table
@@ -234,6 +234,14 @@ class Store:
         None when its log no longer replays."""
         try:
             return self.games.table(match, self._read_lines).state
+        except EngineError:
+            return None
+
+    def read_game(self, match: Match, reader: Callable[[Game], T]) -> T | None:
+        """What `reader` makes of the match's game as its row names it (the cached game,
+        only read: its record, its statistics); None when its log no longer replays."""
+        try:
+            return self.games.read(match, self._read_lines, reader)
         except EngineError:
             return None
 
