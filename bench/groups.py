@@ -4,6 +4,7 @@ In-process, on SQLite, through the Flask test client (no server, no network), so
 checkouts can be compared on one machine in one sitting:
 
     .venv/bin/python bench/groups.py [--matches 500] [--requests 50] [--seed 1]
+                                     [--cache-lines N]
 
 It makes a group through the new-group form, then adds each match the way a phone
 does: a simulated match (engine/simulator.py, 3 to 6 players, played to 300 points) is
@@ -78,10 +79,16 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--cache-lines", type=int, default=None, help="GAME_CACHE_LINES (the app's default)"
+    )
     args = parser.parse_args()
     database = Path(tempfile.mkdtemp()) / "bench.db"
-    config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "x"}
+    config: dict[str, object] = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"}
+    config["SECRET_KEY"] = "x"
     config["RATELIMIT_ENABLED"] = False  # one address adds 500 matches in seconds
+    if args.cache_lines:
+        config["GAME_CACHE_LINES"] = args.cache_lines
     app = create_app(config)
     client = app.test_client()
 
