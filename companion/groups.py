@@ -35,6 +35,16 @@ from werkzeug.exceptions import NotFound
 from companion import statements
 from companion.access import Phone, Role
 from companion.audit import audit
+from companion.group_export import (
+    CSV_TYPE,
+    ZIP_TYPE,
+    Download,
+    Export,
+    filename,
+    hands_csv,
+    matches_csv,
+    records_zip,
+)
 from companion.lookalikes import check_look_alikes, look_alike
 from companion.match_stats import MatchStatsCache
 from companion.matches import Match
@@ -538,6 +548,30 @@ class Groups:
         audit("moved-into-group", match.id, "editor", group=group.id)
         moved = self.store.match(match.id, phone)
         return moved
+
+    # ------------------------------------------------------------ export
+
+    def export(self, group_id: str, phone: Phone, what: Export) -> Download:
+        """The group's results as a file (companion/group_export.py): every hand or
+        every match as CSV, or every record in a zip. Viewers may export too."""
+        group = self.group(group_id, phone)
+        _roster, newest_first, seats = self._matches(group)
+        matches = list(reversed(newest_first))
+        # A match whose log no longer replays is left out.
+        if what == "records":
+            records = [(m, self._record(m)) for m in matches]
+            body = records_zip([(m, text) for m, text in records if text is not None])
+            return Download(filename(group.name, what), ZIP_TYPE, body)
+        kept = self._stats(matches, seats)
+        read = [(m, kept[m.id]) for m in matches if m.id in kept]
+        body = hands_csv(read) if what == "hands" else matches_csv(read)
+        return Download(filename(group.name, what), CSV_TYPE, body)
+
+    def _record(self, match: Match) -> str | None:
+        try:
+            return self.store.read_game(match, Game.record)[1]
+        except EngineError:
+            return None
 
 
 # ---------------------------------------------------------------- the database

@@ -4,12 +4,15 @@ companion.groups, render; 303 after every change."""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+import io
+
+from flask import Blueprint, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion import access, charts
+from companion.group_export import Export
 from companion.group_forms import GroupMatchForm
 from companion.groups import Refusal, current_groups
 from companion.store import current_store
@@ -188,6 +191,36 @@ def move_in(match_id: str) -> str | Response | tuple[str, int]:
     return render_template(
         "group_move.html", match=match, current=current, groups=mine, error=error
     ), status
+
+
+# ---------------------------------------------------------------- export
+
+
+def _download(group_id: str, what: Export) -> Response:
+    """Every hand or every match as CSV, or every record in a zip (viewers too)."""
+    download = current_groups().export(group_id, access.this_phone(), what)
+    return send_file(
+        io.BytesIO(download.body),
+        mimetype=download.mimetype,
+        as_attachment=True,
+        download_name=download.filename,
+        max_age=0,
+    )
+
+
+@bp.get("/g/<group_id>/hands.csv")
+def export_hands(group_id: str) -> Response:
+    return _download(group_id, "hands")
+
+
+@bp.get("/g/<group_id>/matches.csv")
+def export_matches(group_id: str) -> Response:
+    return _download(group_id, "matches")
+
+
+@bp.get("/g/<group_id>/records.zip")
+def export_records(group_id: str) -> Response:
+    return _download(group_id, "records")
 
 
 # ---------------------------------------------------------------- sharing
