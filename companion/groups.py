@@ -66,6 +66,7 @@ from engine.rename import rename_in_log
 from engine.stats import Figures, HeadToHead, MatchStats, Stats, group_stats
 
 GROUP_NAME_LENGTH = 40
+SHOWN_MATCHES = 10  # of each list on the group page, newest first; the rest on asking
 GROUP_ID_LENGTH = 32
 
 # ---------------------------------------------------------------- values
@@ -130,6 +131,10 @@ class GroupPage:
     leaderboard: list[Standing]
     last_seating: list[str]
     stats: Stats  # the group's, from the engine (engine.stats)
+    # How many matches each list holds in all: the page shows the newest `shown` of each
+    # unless asked for all (a season of 500 matches is not one phone screen).
+    playing_total: int = 0
+    finished_total: int = 0
 
 
 @dataclass(frozen=True)
@@ -209,7 +214,9 @@ class Groups:
         allowed = [g for g in found if phone.group_role(g) in ("editor", need)]
         return sorted(allowed, key=lambda g: name_key(g.name))
 
-    def page(self, group_id: str, phone: Phone) -> GroupPage:
+    def page(self, group_id: str, phone: Phone, shown: int | None = SHOWN_MATCHES) -> GroupPage:
+        """The group page: its leaderboard and statistics over every match, and the
+        newest `shown` matches in progress and finished (None: all of them)."""
         group = self.group(group_id, phone)
         role = phone.group_role(group)
         assert role is not None
@@ -217,15 +224,19 @@ class Groups:
         kept = self._stats(matches, seats)
         played = [self._played(m, seats.get(m.id, ()), kept.get(m.id)) for m in matches]
         stats = group_stats(kept[m.id] for m in reversed(matches) if m.id in kept)
+        playing = [p for p in played if not p.finished]
+        finished = [p for p in played if p.finished]
         return GroupPage(
             group,
             role,
             roster,
-            [p for p in played if not p.finished],
-            [p for p in played if p.finished],
+            playing[:shown],
+            finished[:shown],
             leaderboard(stats, roster),
             self.last_seating(group.id),
             stats,
+            len(playing),
+            len(finished),
         )
 
     def player(self, group_id: str, phone: Phone, player_id: int) -> PlayerPage:

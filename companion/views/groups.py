@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from companion import access, charts
 from companion.group_export import Export
 from companion.group_forms import GroupMatchForm
-from companion.groups import Refusal, current_groups
+from companion.groups import SHOWN_MATCHES, Refusal, current_groups
 from companion.store import current_store
 from companion.views.main import SEATS
 from companion.views.share import is_loopback, link_base, no_store, qr_svg, share_url
@@ -25,7 +25,8 @@ bp = Blueprint("groups", __name__)
 
 def _page(group_id: str, error: str | None = None, status: int = 200) -> tuple[str, int]:
     """The group page, or its body for htmx; with why a change was refused."""
-    page = current_groups().page(group_id, access.this_phone())
+    every = request.args.get("all") == "1"  # every match listed, not the newest few
+    page = current_groups().page(group_id, access.this_phone(), None if every else SHOWN_MATCHES)
     template = "partials/group_body.html" if request.headers.get("HX-Request") else "group.html"
     figures = page.stats.leaderboard()
     return render_template(

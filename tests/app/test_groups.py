@@ -11,6 +11,7 @@ from flask import Flask
 
 from companion import create_app
 from companion.extensions import db
+from companion.groups import SHOWN_MATCHES
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Page, Tabletop
 
@@ -257,6 +258,30 @@ def test_a_rename_to_anothers_name_is_refused_and_changes_nothing(
     page = crew.rename(group, "Bob", "ANN")
     assert page.status == 422 and "Ann is on this group's roster already" in refusal(page)
     assert tabletop.match(match_id).player_names == ["Ann", "Bob"]
+
+
+def test_the_group_page_lists_the_newest_matches_and_all_on_asking(
+    crew: Crew, group: str, tabletop: Tabletop
+) -> None:
+    """A season of matches is not one phone screen: the newest SHOWN_MATCHES finished,
+    a link to all of them; the leaderboard counts every match either way."""
+    for n in range(SHOWN_MATCHES + 2):
+        match_id = crew.start(group, ["Ann", "Bob", "Cy"], mode="quick", target="100")
+        assert isinstance(match_id, str)
+        tabletop.table(match_id)
+        finish_quick_match(
+            tabletop, match_id, "Bob" if n else "Ann", "Cy", "Bob" if not n else "Ann"
+        )
+    finished = crew.match_links(group, "finished")
+    links = [href for href, _text in finished]
+    assert len(links) == SHOWN_MATCHES + 1  # the newest ten, and the link to all
+    assert links[-1] == f"/g/{group}?all=1#finished"
+    assert "All 12 finished matches" in finished[-1][1]
+    assert crew.leaderboard(group)[:2] == [["Bob", "11", "12", "1320"], ["Ann", "1", "12", "120"]]
+    every = tabletop.get(f"/g/{group}?all=1")
+    block = every.doc.one(id_="finished").parent
+    assert block is not None and len(block.find_all("a")) == SHOWN_MATCHES + 2
+    assert "Won by Ann" in block.find_all("a")[-1].text  # the oldest, last
 
 
 # ---------------------------------------------------------------- moving a match in
