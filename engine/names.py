@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from engine.errors import NotationError
@@ -60,6 +61,7 @@ def tidy_name(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
+@lru_cache(maxsize=4096)  # a group's statistics compare the same few names thousands of times
 def name_key(name: str) -> str:
     """What two names of the same player have in common: the tidied name in its
     compatibility form (NFKC), case folded, variation selectors left out."""
