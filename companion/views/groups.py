@@ -17,7 +17,7 @@ from companion.group_forms import GroupMatchForm
 from companion.groups import SHOWN_MATCHES, Refusal, current_groups
 from companion.store import current_store
 from companion.views.main import SEATS
-from companion.views.share import is_loopback, link_base, no_store, qr_svg, share_url
+from companion.views.share import is_loopback, link_base, no_store, share_links, share_url
 from engine.names import TYPED_NAME_LENGTH
 
 bp = Blueprint("groups", __name__)
@@ -233,23 +233,17 @@ def share(group_id: str) -> str:
     phone = access.this_phone()
     group = current_groups().group(group_id, phone)
     editor = phone.group_role(group) == "editor"
-    links = []
-    if editor:
-        links.append(
-            (
-                _("Editor link"),
-                _("Changes the roster, starts matches and records them."),
-                _("QR code of the editor link"),
-                share_url("groups.join", token=group.editor_token),
-            )
-        )
-    links.append(
+    links = share_links(
         (
-            _("Viewer link"),
-            _("Sees the group's matches, leaderboard and roster; can't change anything."),
-            _("QR code of the viewer link"),
-            share_url("groups.watch", token=group.viewer_token),
+            _("Changes the roster, starts matches and records them."),
+            share_url("groups.join", token=group.editor_token),
         )
+        if editor
+        else None,
+        (
+            _("Sees the group's matches, leaderboard and roster; can't change anything."),
+            share_url("groups.watch", token=group.viewer_token),
+        ),
     )
     return render_template(
         "share.html",
@@ -263,7 +257,7 @@ def share(group_id: str) -> str:
         ),
         back_url=url_for("groups.show", group_id=group.id),
         back_label=_("Back to the group"),
-        links=[(title, help, qr_label, url, qr_svg(url)) for title, help, qr_label, url in links],
+        links=links,
         editor=editor,
         base=link_base(),
         loopback=is_loopback(link_base()),

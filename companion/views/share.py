@@ -76,34 +76,41 @@ def qr_svg(url: str) -> Markup | None:
     return Markup(code.svg_inline(scale=5, dark="#000", light="#fff", border=2))
 
 
+Link = tuple[str, str, str, str, Markup | None]  # title, help, QR label, URL, QR code
+
+
+def share_links(editor: tuple[str, str] | None, viewer: tuple[str, str]) -> list[Link]:
+    """A share panel's links, each (help, URL): the editor link (None: not shown to a
+    viewer), then the viewer link, with their titles and QR codes."""
+    links = []
+    if editor is not None:
+        links.append((_("Editor link"), editor[0], _("QR code of the editor link"), editor[1]))
+    links.append((_("Viewer link"), viewer[0], _("QR code of the viewer link"), viewer[1]))
+    return [(title, help, qr_label, url, qr_svg(url)) for title, help, qr_label, url in links]
+
+
 @bp.get("/m/<match_id>/share")
 @no_store
 def panel(match_id: str) -> str:
     phone = access.this_phone()
     match = current_store().match(match_id, phone)
     editor = phone.role(match) == "editor"
-    links = []
-    if editor:
-        links.append(
-            (
-                _("Editor link"),
-                _("Records plays, undoes, scores. Give it to whoever enters plays."),
-                _("QR code of the editor link"),
-                share_url("share.join", token=match.editor_token),
-            )
-        )
-    links.append(
+    links = share_links(
         (
-            _("Viewer link"),
-            _("Sees the table live; can't record anything."),
-            _("QR code of the viewer link"),
-            share_url("share.watch", token=match.viewer_token),
+            _("Records plays, undoes, scores. Give it to whoever enters plays."),
+            share_url("share.join", token=match.editor_token),
         )
+        if editor
+        else None,
+        (
+            _("Sees the table live; can't record anything."),
+            share_url("share.watch", token=match.viewer_token),
+        ),
     )
     return render_template(
         "share.html",
         match=match,
-        links=[(title, help, qr_label, url, qr_svg(url)) for title, help, qr_label, url in links],
+        links=links,
         editor=editor,
         base=link_base(),
         loopback=is_loopback(link_base()),

@@ -157,6 +157,10 @@ def small_phone(browser: Browser, server: str) -> Iterator[Page]:
     context.close()
 
 
+# How far the page scrolls sideways (0 or less: it fits its viewport's width).
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
 def axe_violations(page: Page) -> list[str]:
     """The serious and critical accessibility violations axe-core finds on the page."""
     from axe_playwright_python.sync_playwright import Axe

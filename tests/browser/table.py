@@ -39,6 +39,19 @@ class Table:
         page.wait_for_url(re.compile(r"/m/[^/]+$"))
         return page.url
 
+    def new_group(self, name: str, *players: str) -> str:
+        """A group from the new-group form, its roster from the add-player form; its URL."""
+        page = self.page
+        page.goto(self.base + "/groups/new")
+        page.fill("#group-name", name)
+        page.click("button[type=submit]")
+        group_url = page.url
+        for player in players:
+            page.fill("#new-player", player)
+            page.click(".add-player button")
+            page.wait_for_selector(f".roster-list strong:text-is('{player}')")
+        return group_url
+
     # ------------------------------------------------------------ reading
 
     @property

@@ -45,14 +45,7 @@ def test_a_group_plays_three_matches_and_sees_its_history(
 ) -> None:
     page = small_phone
     base = page.base_url  # type: ignore[attr-defined]
-    page.goto(base + "/groups/new")
-    page.fill("#group-name", "Friday crew")
-    page.click("button[type=submit]")
-    group_url = page.url
-    for name in PLAYERS:
-        page.fill("#new-player", name)
-        page.click(".add-player button")
-        page.wait_for_selector(f".roster-list strong:text-is('{name}')")
+    group_url = Table(page, base).new_group("Friday crew", *PLAYERS)
 
     # Two quick-score matches: Ann wins the first, Bob the second.
     quick_match(page, group_url, "Ann", {"Bob": 60, "Cy": 50})

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import axe_violations, shot
-
-SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
+from tests.browser.conftest import SIDEWAYS, axe_violations, shot
+from tests.browser.table import Table
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -16,14 +15,7 @@ def test_the_group_screens_fit_a_small_phone(small_phone: Page, scheme: str) -> 
     page = small_phone
     page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     base = page.base_url  # type: ignore[attr-defined]
-    page.goto(base + "/groups/new")
-    page.fill("#group-name", "Friday crew")
-    page.click("button[type=submit]")
-    group_url = page.url
-    for name in ("Ann", "Bob", "Cyrielle-Maximilien"):
-        page.fill("#new-player", name)
-        page.click(".add-player button")
-        page.wait_for_selector(f".roster-list strong:text-is('{name}')")
+    group_url = Table(page, base).new_group("Friday crew", "Ann", "Bob", "Cyrielle-Maximilien")
     page.click(".group .actions a:text('New match')")
     page.select_option("#players-0", "Ann")
     page.select_option("#players-1", "Bob")

@@ -8,11 +8,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import axe_violations, shot
+from tests.browser.conftest import SIDEWAYS, axe_violations, shot
 from tests.browser.table import Table
 from tests.engine.test_stats import FRIDAY
-
-SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -20,10 +18,7 @@ def test_a_groups_statistics_on_a_small_phone(small_phone: Page, scheme: str) ->
     page = small_phone
     page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     base = page.base_url  # type: ignore[attr-defined]
-    page.goto(base + "/groups/new")
-    page.fill("#group-name", "Friday crew")
-    page.click("button[type=submit]")
-    group_url = page.url
+    group_url = Table(page, base).new_group("Friday crew")
     table_url = Table(page, base).import_record(FRIDAY)
     page.goto(table_url + "/group")
     page.click("button:text('Move the match')")

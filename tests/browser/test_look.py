@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import DESKTOP, PHONE, shot
+from .conftest import DESKTOP, PHONE, SIDEWAYS, shot
 from .table import Table
 
 NARROW = {"width": 360, "height": 740}
@@ -26,7 +26,6 @@ SMALL_CONTROLS = """() => {
   }
   return out;
 }"""
-SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 def screens(t: Table, base: str) -> list[tuple[str, Callable[[], None]]]:

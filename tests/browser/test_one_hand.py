@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import SIX_LONG_NAMES, axe_violations, shot
+from .conftest import SIDEWAYS, SIX_LONG_NAMES, axe_violations, shot
 from .table import Table
 
 ANN, BART, CORA = SIX_LONG_NAMES[:3]
@@ -30,7 +30,6 @@ CONTROLS = """() => [...document.querySelectorAll(
     return {name: name.slice(0, 40), top: box.top, bottom: box.bottom,
             left: box.left, right: box.right, dock: !!el.closest('.dock')};
   })"""
-SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 def import_record(page: Page, text: str) -> str:

@@ -8,7 +8,7 @@ from typing import Literal
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import SIX_LONG_NAMES, axe_violations, shot
+from .conftest import SIDEWAYS, SIX_LONG_NAMES, axe_violations, shot
 from .table import Table
 
 NAMES = SIX_LONG_NAMES
@@ -21,7 +21,6 @@ start: R5
 {ANN}: R3
 """
 PANEL_MAX = 380  # px: the rest of 640 is the status line, the players and the bottom bar
-SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 SMALL_CONTROLS = """(root) => [...root.querySelectorAll('a, button, input')]
   .filter(el => el.type !== 'hidden')
   .map(el => [el, el.getBoundingClientRect()])
