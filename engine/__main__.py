@@ -1,5 +1,5 @@
 """The command line: `python -m engine check FILE`, `explain FILE`, `simulate ...`,
-`stats FILE...`."""
+`stats FILE...`, `lab --a RULES --b RULES ...`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from engine.cli import check, explain, simulate, stats
+from engine.cli import check, explain, lab, simulate, stats
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -41,12 +41,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         "files", nargs="+", metavar="FILE", help="records, or - for standard input"
     )
     p_stats.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p_lab = commands.add_parser(
+        "lab",
+        help="the house-rule lab: simulate two rule sets and compare them, with 95%% intervals",
+    )
+    p_lab.add_argument("--a", default="official", help="rule set A, as in a rules: header")
+    p_lab.add_argument("--b", default="official", help="rule set B, as in a rules: header")
+    p_lab.add_argument("--players", type=int, default=4)
+    p_lab.add_argument("--hands", type=int, default=20_000, help="hands per rule set")
+    p_lab.add_argument("--policy", default="table", help="how the simulated players choose")
+    p_lab.add_argument("--seed", type=int, default=0)
+    p_lab.add_argument("--jobs", type=int, default=1, help="processes to play in parallel")
+    p_lab.add_argument(
+        "--pace", type=float, default=6.0, help="seconds a turn takes, for minutes (6)"
+    )
+    p_lab.add_argument("--json", action="store_true", help="print the comparison as JSON")
     args = parser.parse_args(argv)
 
     if args.command == "simulate":
         return simulate(args)
-    if args.command == "stats":
-        code, out, err = stats(args.files, as_json=args.json)
+    if args.command in ("stats", "lab"):
+        if args.command == "lab":
+            code, out, err = lab(args)
+        else:
+            code, out, err = stats(args.files, as_json=args.json)
         sys.stdout.write(out)
         sys.stderr.write(err)
         return code

@@ -103,6 +103,46 @@ def simulate(args: argparse.Namespace) -> int:
     return EXIT_OK if stats.mismatches == 0 else EXIT_RULE
 
 
+def lab(args: argparse.Namespace) -> tuple[int, str, str]:
+    """Exit code, standard output and standard error of `python -m engine lab ...`."""
+    from engine.lab import compare
+    from engine.simulator import POLICIES
+
+    sets = []
+    for name, text in (("A", args.a), ("B", args.b)):
+        try:
+            sets.append(HouseRules.parse(text))
+        except EngineError as exc:
+            return EXIT_SYNTAX, "", f"Rule set {name} ({text}): {exc.message}\n"
+    a, b = sets
+    problems = []
+    if not 2 <= args.players <= 6:
+        problems.append("lab needs 2 to 6 players.")
+    if args.hands < 2:
+        problems.append("lab needs at least 2 hands per rule set.")
+    if args.policy not in POLICIES:
+        problems.append(f"There is no policy '{args.policy}'. Policies: {', '.join(POLICIES)}.")
+    if args.jobs < 1:
+        problems.append("--jobs needs at least 1 process.")
+    if not args.pace > 0:
+        problems.append("--pace is the seconds a turn takes: more than 0.")
+    if problems:
+        return EXIT_SYNTAX, "", "\n".join(problems) + "\n"
+    result = compare(
+        a,
+        b,
+        players=args.players,
+        policy=args.policy,
+        hands=args.hands,
+        seed=args.seed,
+        jobs=args.jobs,
+        pace=args.pace,
+    )
+    if args.json:
+        return EXIT_OK, json.dumps(result.to_json(), ensure_ascii=False) + "\n", ""
+    return EXIT_OK, result.report(), ""
+
+
 # The columns of `stats`: heading, then how a player's figures give it.
 _STATS_COLUMNS: tuple[tuple[str, Callable[[Figures], object]], ...] = (
     ("matches", lambda f: f.matches),

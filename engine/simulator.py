@@ -20,6 +20,7 @@ from engine.rules import OFFICIAL, HouseRules
 from engine.state import KNOCKOUT_POINTS
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+POLICIES = ("table",)  # how the simulated players choose: see the module's text
 MAX_TURNS_PER_HAND = 5_000  # without Mercy, random play can pile up cards forever
 
 
@@ -64,6 +65,20 @@ class Stats:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """One simulated hand, as the house-rule lab (engine/lab.py) measures it."""
+
+    turns: int  # actions taken: a play, a take, a draw (then play), a roulette reveal
+    finished: bool  # False when it hit MAX_TURNS_PER_HAND (possible without Mercy)
+    knockouts: int
+    by_knockout: bool  # won by the last player standing
+    reshuffles: int
+    biggest_stack: int  # the size of the biggest stack taken this hand (0: none)
+    first_player_won: bool  # the player who played first after the start card won
+    match_hands: int | None  # when the hand ended the match: how many hands it took
+
+
 @dataclass
 class Truth:
     """Per player, counted from the true cards and the simulator's own choices, never
@@ -99,7 +114,10 @@ class Simulation:
         uno_call_rate: float = 0.7,
         catch_rate: float = 0.6,
         stack_rate: float = 0.85,
+        policy: str = "table",
     ) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"no policy {policy!r}: choose one of {', '.join(POLICIES)}")
         self.rng = random.Random(seed)
         self.names = NAMES[:players]
         self.rules = rules
@@ -109,6 +127,7 @@ class Simulation:
         self._hand_truth = Truth()
         self._knocked: list[int] = []  # this hand, truly
         self._pending_by: int | None = None  # who played the stack's last card, the roulette
+        self._hand_biggest_stack = 0
         self.game = self._new_match()
         self.draw: list[Card] = []
         self.discard: list[Card] = []
@@ -125,7 +144,7 @@ class Simulation:
             self.play_hand()
         return self.stats
 
-    def play_hand(self) -> None:
+    def play_hand(self) -> HandOutcome:
         state = self.game.state
         if state.status == "match_over" or (state.status == "playing" and state.started):
             self.game = self._new_match()  # the match is won, or its last hand never ended
@@ -133,11 +152,12 @@ class Simulation:
             self.hands = []  # dealt anew below
             self.say(f"hand: {state.hand + 1}")
         self._deal()
-        turns = 0
+        turns, reshuffles, first = 0, self.game.state.reshuffles, self.game.state.turn
+        self._hand_biggest_stack = 0
         while self.game.state.status == "playing":
             if turns == MAX_TURNS_PER_HAND:
                 self.stats.unfinished_hands += 1
-                return
+                return self._outcome(turns, reshuffles, first, finished=False)
             self._take_turn()
             turns += 1
             self._uno_moment()
@@ -150,6 +170,20 @@ class Simulation:
         self.stats.knockouts += len(self.game.state.out)
         if self.game.state.status == "match_over":
             self.stats.matches += 1
+        return self._outcome(turns, reshuffles, first, finished=True)
+
+    def _outcome(self, turns: int, reshuffles: int, first: int, *, finished: bool) -> HandOutcome:
+        s = self.game.state
+        return HandOutcome(
+            turns=turns,
+            finished=finished,
+            knockouts=len(s.out),
+            by_knockout=finished and len(s.out) == len(self.names) - 1,
+            reshuffles=s.reshuffles - reshuffles,
+            biggest_stack=self._hand_biggest_stack,
+            first_player_won=finished and s.hand_winner == first,
+            match_hands=s.hand if s.status == "match_over" else None,
+        )
 
     def say(self, line: str) -> None:
         """Feed one public line to the engine and compare its counts with the truth."""
@@ -251,6 +285,7 @@ class Simulation:
                 self._play(seat, self.rng.choice(playable), prefix="")
             else:
                 total = s.stack_total
+                self._hand_biggest_stack = max(self._hand_biggest_stack, total)
                 self._took(seat, total)
                 drawn = self._give(seat, total, self._pending_by)
                 self.stats.stacks_taken += 1
