@@ -173,6 +173,14 @@ def turn_refusal(state: State, seat: int, tried: Tried | Card) -> IllegalActionE
     refusal = status_refusal(state)
     if refusal is not None:
         return refusal
+    if seat != state.turn or seat in state.out:
+        return _cant(state, seat, tried)
+    return None
+
+
+def _cant(state: State, seat: int, tried: Tried | Card) -> IllegalActionError:
+    """The refusal of a turn action by a player knocked out, or whose turn it is not. Its
+    sentence is built here only, for a line refused (a card's name is a translation)."""
     kind = "play" if isinstance(tried, Card) else tried
     fields = {
         "name": state.players[seat],
@@ -182,9 +190,7 @@ def turn_refusal(state: State, seat: int, tried: Tried | Card) -> IllegalActionE
     }
     if seat in state.out:
         return IllegalActionError(_(_CANT[kind, _KNOCKED_OUT], **fields), "mercy")
-    if seat != state.turn:
-        return OutOfTurnError(_(_CANT[kind, state.facing], **fields))
-    return None
+    return OutOfTurnError(_(_CANT[kind, state.facing], **fields))
 
 
 def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | None:
