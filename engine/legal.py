@@ -296,10 +296,11 @@ def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | No
 class Legal:
     """What may be done now: the view the app renders its buttons from."""
 
-    __slots__ = ("_state",)
+    __slots__ = ("_cards", "_state")
 
     def __init__(self, state: State) -> None:
         self._state = state
+        self._cards: frozenset[Card] | None = None  # `cards`, once asked (states never change)
 
     @property
     def turn(self) -> str | None:
@@ -315,10 +316,13 @@ class Legal:
     @property
     def cards(self) -> frozenset[Card]:
         """Card kinds the player whose turn it is may play now."""
-        s = self._state
-        if status_refusal(s) is not None or s.facing == "roulette":
-            return frozenset()
-        return allowed_cards(s)
+        if self._cards is None:
+            s = self._state
+            if status_refusal(s) is not None or s.facing == "roulette":
+                self._cards = frozenset()
+            else:
+                self._cards = allowed_cards(s)
+        return self._cards
 
     def refusal(self, card: Card, player: str | None = None) -> IllegalActionError | None:
         """Why `player` (default: whose turn it is) may not play `card` now."""

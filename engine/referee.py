@@ -259,7 +259,7 @@ def _recount_uno(s: State, seats: list[int]) -> None:
             s.uno_open |= {seat}
             s.uno_called -= {seat}
             s.events += (UnoWindow(s.players[seat]),)
-        else:
+        elif seat in s.uno_open or seat in s.uno_called:  # most plays change neither set
             s.uno_open -= {seat}
             s.uno_called -= {seat}
 
