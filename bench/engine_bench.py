@@ -17,7 +17,8 @@ The two loops that matter (issue 16's targets) are timed in processes of their o
   game object is the fair match for our engine, and the harder one). Without RLCard that
   comparison is skipped with a message.
 
-Each figure is the best of its rounds (the least disturbed by the machine's other work),
+Each figure is the best of its rounds (the least disturbed by the machine's other work;
+each process also takes the best of 3 passes over the same work),
 and every ratio is printed from figures of this one run. It asserts nothing: timed tests
 are flaky on shared machines. Figures and their history: docs/PERFORMANCE.md.
 """
@@ -139,7 +140,7 @@ def compare(records: list[list[str]], args: argparse.Namespace) -> None:
             for name, root in engines.items():
                 apply[name].append(measure(["apply", str(root), str(folder), "3"], root))
                 hands[name].append(
-                    measure(["hands", str(root), str(args.hands), str(args.seed)], root)
+                    measure(["hands", str(root), str(args.hands), str(args.seed), "3"], root)
                 )
             if with_rlcard:
                 rlcard.append(measure(["rlcard", str(RLCARD_STEPS), str(args.seed)], None))
