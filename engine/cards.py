@@ -26,6 +26,11 @@ class Color(enum.Enum):
     GREEN = "G"
     BLUE = "B"
 
+    # Members are singletons compared by identity: hash them the same way, in C (Enum's
+    # own hash of the member's name is a Python call, and the legality cache hashes
+    # a colour at every turn).
+    __hash__ = object.__hash__
+
     @property
     def title(self) -> str:
         """The colour's name in the current language: 'Red'."""
@@ -95,6 +100,8 @@ class Face(enum.Enum):
     WILD_DRAW10 = ("+10", N_("Wild Draw 10"), 50, 10, True, 4)
     WILD_ROULETTE = ("CR", N_("Wild Colour Roulette"), 50, 0, True, 8)
 
+    __hash__ = object.__hash__  # as Color's: identity, in C
+
     def __init__(
         self, code: str, title: str, points: int, draw: int, wild: bool, copies: int
     ) -> None:
@@ -104,16 +111,13 @@ class Face(enum.Enum):
         self.draw = draw
         self.wild = wild
         self.copies = copies
+        # The number on a number card, None for an action or wild card.
+        self.number = int(code) if code.isdigit() else None
 
     @property
     def title(self) -> str:
         """What is printed on the card, in the current language: 'Draw 2', '7'."""
-        return self._title if self.code.isdigit() else _(self._title)
-
-    @property
-    def number(self) -> int | None:
-        """The number on a number card, None for an action or wild card."""
-        return int(self.code) if self.code.isdigit() else None
+        return self._title if self.number is not None else _(self._title)
 
 
 NUMBER_FACES: Final = tuple(f for f in Face if f.number is not None)
@@ -127,12 +131,13 @@ class Card:
     Immutable and interned: build with `Card(color, face)` or `Card.parse`.
     """
 
-    __slots__ = ("_code", "color", "draw", "face", "points", "wild")
+    __slots__ = ("_code", "color", "draw", "face", "number", "points", "wild")
     _interned: ClassVar[dict[tuple[Color | None, Face], Card]] = {}
 
     color: Color | None
     face: Face
     draw: int
+    number: int | None  # the number on a number card, None for an action or wild card
     points: int
     wild: bool
     _code: str
@@ -151,6 +156,7 @@ class Card:
             ("face", face),
             ("_code", ("W" if color is None else color.value) + face.code),
             ("draw", face.draw),
+            ("number", face.number),
             ("points", face.points),
             ("wild", face.wild),
         ):
@@ -184,14 +190,10 @@ class Card:
         Draw 4'. One template per colour and kind, so a language can agree its words."""
         if self.color is None:
             return self.face.title
-        number = self.face.number
+        number = self.number
         if number is not None:
             return _(_CARD_NAMES[self.color, None], number=number)
         return _(_CARD_NAMES[self.color, self.face])
-
-    @property
-    def number(self) -> int | None:
-        return self.face.number
 
     @property
     def copies(self) -> int:

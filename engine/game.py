@@ -129,19 +129,28 @@ class Game:
         return parse_line(text, self.players)
 
     def apply(self, line: Line | str) -> State:
-        """Apply a line (or its text); raises an EngineError and changes nothing if refused."""
-        return self.push(self.judge(line))
+        """Apply a line (or its text); raises an EngineError and changes nothing if refused.
+        (`judge` then `push`, without the step between them: a simulator's every line.)"""
+        if isinstance(line, str):
+            line = self._parse_one(line)
+        after = referee.apply(self._states[-1], line)
+        self._lines.append(line)
+        self._states.append(after)
+        return after
 
     def judge(self, line: Line | str) -> Step:
         """What the line (or its text) would do, without doing it: raises an EngineError
         if it is refused. `push` the step to make it happen."""
         if isinstance(line, str):
-            parsed = self.parse(line)
-            if parsed is None:
-                raise NotationError(_("The line is empty: nothing to record."))
-            line = parsed
+            line = self._parse_one(line)
         before = self._states[-1]
         return Step(line, before, referee.apply(before, line))
+
+    def _parse_one(self, text: str) -> Line:
+        line = self.parse(text)
+        if line is None:
+            raise NotationError(_("The line is empty: nothing to record."))
+        return line
 
     def push(self, step: Step) -> State:
         """Make a judged step happen; it must have been judged on the game as it is."""

@@ -173,6 +173,14 @@ def turn_refusal(state: State, seat: int, tried: Tried | Card) -> IllegalActionE
     refusal = status_refusal(state)
     if refusal is not None:
         return refusal
+    if seat != state.turn or seat in state.out:
+        return _cant(state, seat, tried)
+    return None
+
+
+def _cant(state: State, seat: int, tried: Tried | Card) -> IllegalActionError:
+    """The refusal of a turn action by a player knocked out, or whose turn it is not. Its
+    sentence is built here only, for a line refused (a card's name is a translation)."""
     kind = "play" if isinstance(tried, Card) else tried
     fields = {
         "name": state.players[seat],
@@ -182,9 +190,7 @@ def turn_refusal(state: State, seat: int, tried: Tried | Card) -> IllegalActionE
     }
     if seat in state.out:
         return IllegalActionError(_(_CANT[kind, _KNOCKED_OUT], **fields), "mercy")
-    if seat != state.turn:
-        return OutOfTurnError(_(_CANT[kind, state.facing], **fields))
-    return None
+    return OutOfTurnError(_(_CANT[kind, state.facing], **fields))
 
 
 def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | None:
@@ -290,10 +296,11 @@ def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | No
 class Legal:
     """What may be done now: the view the app renders its buttons from."""
 
-    __slots__ = ("_state",)
+    __slots__ = ("_cards", "_state")
 
     def __init__(self, state: State) -> None:
         self._state = state
+        self._cards: frozenset[Card] | None = None  # `cards`, once asked (states never change)
 
     @property
     def turn(self) -> str | None:
@@ -309,10 +316,13 @@ class Legal:
     @property
     def cards(self) -> frozenset[Card]:
         """Card kinds the player whose turn it is may play now."""
-        s = self._state
-        if status_refusal(s) is not None or s.facing == "roulette":
-            return frozenset()
-        return allowed_cards(s)
+        if self._cards is None:
+            s = self._state
+            if status_refusal(s) is not None or s.facing == "roulette":
+                self._cards = frozenset()
+            else:
+                self._cards = allowed_cards(s)
+        return self._cards
 
     def refusal(self, card: Card, player: str | None = None) -> IllegalActionError | None:
         """Why `player` (default: whose turn it is) may not play `card` now."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal
 
 from engine.cards import Card, Color
@@ -207,6 +208,14 @@ def parse_line(text: str, players: Sequence[str] = ()) -> Line | None:
     `players` are the names already seated: they resolve `Ann:`, `swap Bob`
     and `catch Cy` case-insensitively to the names as first written.
     """
+    return _parse_line(text, tuple(players))
+
+
+# A table says the same few thousand lines again and again (a simulator's every line, a
+# match rebuilt from its record), and a line is an immutable value: each text is parsed
+# once per seating. A refusal is raised afresh each time, in the language of the moment.
+@lru_cache(maxsize=8192)
+def _parse_line(text: str, players: tuple[str, ...]) -> Line | None:
     body = strip_comment(text)
     if not body:
         return None

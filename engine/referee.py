@@ -259,7 +259,7 @@ def _recount_uno(s: State, seats: list[int]) -> None:
             s.uno_open |= {seat}
             s.uno_called -= {seat}
             s.events += (UnoWindow(s.players[seat]),)
-        else:
+        elif seat in s.uno_open or seat in s.uno_called:  # most plays change neither set
             s.uno_open -= {seat}
             s.uno_called -= {seat}
 
@@ -331,14 +331,20 @@ def _play(s: State, seat: int, play: Play) -> None:
 
 def _check_follow_ups(s: State, seat: int, play: Play) -> None:
     """The colour, swap partner and discard count a card needs, and nothing else."""
-    card, name = play.card, s.players[seat]
-    # {card} is the card's name, {code} its code as the record writes it (R5).
-    fields: dict[str, object] = {"name": name, "card": card.name, "code": card}
+    card = play.card
+
+    def fields() -> dict[str, object]:
+        """A refusal's fields, built only when a line is refused (a card's name is a
+        translation): {card} is the card's name, {code} its code as the record writes it
+        (R5), {others} who a 7 may swap with."""
+        others = ", ".join(s.players[i] for i in s.active if i != seat)
+        return {"name": s.players[seat], "card": card.name, "code": card, "others": others}
+
     if card.wild and card.face is not Face.WILD_ROULETTE and play.color is None:
         raise IllegalActionError(
             _(
                 "{name} played {card} without naming a colour: write {code} R, Y, G or B.",
-                **fields,
+                **fields(),
             ),
             "wild-color",
         )
@@ -353,7 +359,7 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
                 "{name} can't name a colour for {card}: {card} has its own colour. Write "
                 "{code} alone."
             )
-        raise IllegalActionError(_(template, **fields), "wild-color")
+        raise IllegalActionError(_(template, **fields()), "wild-color")
     held = s.hands[seat]
     if play.discard:
         if card.face is not Face.DISCARD_ALL:
@@ -361,7 +367,7 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
                 _(
                     "{name} can't discard more cards with {card}: only a Discard All takes "
                     "other cards with it. Write {code} alone.",
-                    **fields,
+                    **fields(),
                 ),
                 "discard-all",
             )
@@ -373,7 +379,7 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
                     "{name} holds {n} cards: the Discard All and at most {room} more can go, "
                     "not {discard}. Correct the count first (has N) if the app is wrong.",
                     held,
-                    name=name,
+                    name=s.players[seat],
                     room=discard_room(held),
                     discard=play.discard,
                 ),
@@ -387,18 +393,17 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
                     _(
                         "{card} is {name}'s last card: {name} wins the hand and nobody "
                         "swaps. Write {code} alone.",
-                        **fields,
+                        **fields(),
                     ),
                     "swap",
                 )
             return
-        fields["others"] = ", ".join(s.players[i] for i in s.active if i != seat)
         if play.swap is None:
             raise IllegalActionError(
                 _(
                     "{name} must swap hands with another player after a 7: write "
                     "{code} swap NAME ({others}).",
-                    **fields,
+                    **fields(),
                 ),
                 "swap",
             )
@@ -407,7 +412,7 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
             raise IllegalActionError(
                 _(
                     "{name} can't swap hands with themselves: choose one of {others}.",
-                    **fields,
+                    **fields(),
                 ),
                 "swap",
             )
@@ -417,7 +422,7 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
                     "{swapped} was knocked out of this hand and can't be swapped with: "
                     "choose one of {others}.",
                     swapped=play.swap,
-                    **fields,
+                    **fields(),
                 ),
                 "swap",
             )
@@ -431,7 +436,7 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
             template = N_(
                 "{name} can't swap hands with {card}: only a 7 swaps. Write {code} alone."
             )
-        raise IllegalActionError(_(template, **fields), "swap")
+        raise IllegalActionError(_(template, **fields()), "swap")
 
 
 def _win_with_last_card(s: State, seat: int, card: Card) -> None:
