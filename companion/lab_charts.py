@@ -5,6 +5,7 @@ legend: never colour alone; each chart has a table of the same numbers."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,19 +81,17 @@ def pair_histogram(
                 percent(shares_b[i]),
             )
         )
-    ticks = tuple(
-        (round(base - PLOT * v / top, 1), percent(v, "0")) for v in (0, top / 2, top)
-    )
+    ticks = tuple((round(base - PLOT * v / top, 1), percent(v, "0")) for v in (0, top / 2, top))
     shown = tuple(
-        (round(LEFT + i * step + step / 2, 1), text) for i, text in enumerate(axis) if i % every == 0
+        (round(LEFT + i * step + step / 2, 1), text)
+        for i, text in enumerate(axis)
+        if i % every == 0
     )
-    return PairHistogram(
-        tuple(bins), ticks, shown, bar, WIDTH, int(base + BOTTOM), LEFT, base
-    )
+    return PairHistogram(tuple(bins), ticks, shown, bar, WIDTH, int(base + BOTTOM), LEFT, base)
 
 
 def percent(share: float, pattern: str = "0.0") -> str:
-    return _("%(num)s%%", num=format_decimal(share * 100, pattern))
+    return str(_("%(num)s%%", num=format_decimal(share * 100, pattern)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +131,7 @@ def _figure(key: str, e: Estimate, signed: bool = False) -> tuple[str, str]:
 
 def result(comparison: Comparison) -> Result:
     edges = comparison.turn_edges
-    turn_labels = [f"{lo}-{hi - 1}" for lo, hi in zip(edges, edges[1:-1], strict=False)]
+    turn_labels = [f"{lo}-{hi - 1}" for lo, hi in itertools.pairwise(edges[:-1])]
     turn_labels.append(f"{edges[-2]}+")
     differences = comparison.differences
     return Result(

@@ -20,7 +20,7 @@ from engine.simulator import POLICIES
 DEFAULT_HANDS = 5_000
 
 
-class RuleSetForm(Form):  # type: ignore[misc]
+class RuleSetForm(Form):
     """A rule set: the new-match form's house-rule fields, checked the same way."""
 
     stack = NewMatchForm.stack
@@ -33,36 +33,43 @@ class RuleSetForm(Form):  # type: ignore[misc]
     target = NewMatchForm.target
     scoring = NewMatchForm.scoring
 
+    # (The fields are the new-match form's, so mypy sees them unbound: read by name.)
+
     def validate(self, extra_validators: Any = None) -> bool:
         ok: bool = super().validate(extra_validators)
-        if self.mercy_on.data and self.mercy.data is None:
-            refuse(self.mercy, _("Give the Mercy limit, or switch the Mercy rule off."))
+        if self["mercy_on"].data and self["mercy"].data is None:
+            refuse(self["mercy"], _("Give the Mercy limit, or switch the Mercy rule off."))
             ok = False
         return ok
 
     def house_rules(self) -> HouseRules:
+        data: dict[str, Any] = self.data
         return HouseRules(
-            stack=self.stack.data,
-            draw=self.draw.data,
-            mercy=self.mercy.data if self.mercy_on.data else None,
-            final_draw=bool(self.final_draw.data),
-            seven=bool(self.seven.data),
-            zero=bool(self.zero.data),
-            target=self.target.data or OFFICIAL.target,
-            scoring=self.scoring.data,
+            stack=data["stack"],
+            draw=data["draw"],
+            mercy=data["mercy"] if data["mercy_on"] else None,
+            final_draw=bool(data["final_draw"]),
+            seven=bool(data["seven"]),
+            zero=bool(data["zero"]),
+            target=data["target"] or OFFICIAL.target,
+            scoring=data["scoring"],
         )
 
     def fill(self, rules: HouseRules) -> None:
         """The fields set to `rules` (a match's house rules)."""
-        self.stack.data, self.draw.data = rules.stack, rules.draw
-        self.mercy_on.data = rules.mercy is not None
-        self.mercy.data = rules.mercy if rules.mercy is not None else OFFICIAL.mercy
-        self.final_draw.data, self.seven.data, self.zero.data = (
-            rules.final_draw,
-            rules.seven,
-            rules.zero,
-        )
-        self.target.data, self.scoring.data = rules.target, rules.scoring
+        values = {
+            "stack": rules.stack,
+            "draw": rules.draw,
+            "mercy_on": rules.mercy is not None,
+            "mercy": rules.mercy if rules.mercy is not None else OFFICIAL.mercy,
+            "final_draw": rules.final_draw,
+            "seven": rules.seven,
+            "zero": rules.zero,
+            "target": rules.target,
+            "scoring": rules.scoring,
+        }
+        for name, value in values.items():
+            self[name].data = value
 
 
 class LabForm(FlaskForm):  # type: ignore[misc]
@@ -99,7 +106,7 @@ class LabForm(FlaskForm):  # type: ignore[misc]
         return Settings(
             self.a.form.house_rules(),
             self.b.form.house_rules(),
-            self.players.data,
+            self.players.data or 0,  # once valid: a number
             self.policy.data,
-            self.hands.data,
+            self.hands.data or 0,
         )

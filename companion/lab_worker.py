@@ -11,6 +11,7 @@ command line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -38,10 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     if not url:
         print(f"{DATABASE_VARIABLE} is not set: which database?", file=sys.stderr)
         return 2
-    try:
+    with contextlib.suppress(OSError):  # not allowed here: run anyway
         os.nice(NICENESS)
-    except OSError:  # pragma: no cover - not allowed here: run anyway
-        pass
     options: dict[str, Any] = {}
     if url.startswith("sqlite"):
         options["connect_args"] = {"timeout": 10}  # the web workers write too
@@ -60,7 +59,9 @@ def play(engine: Engine, token: str, jobs: int) -> int:
         return 1
     this_run = (LAB_RUNS.c.token == token) & (LAB_RUNS.c.status == "running")
     with engine.begin() as conn:
-        conn.execute(update(LAB_RUNS).where(this_run).values(worker_pid=os.getpid(), heartbeat_at=now()))
+        conn.execute(
+            update(LAB_RUNS).where(this_run).values(worker_pid=os.getpid(), heartbeat_at=now())
+        )
     last = 0.0
 
     def progress(done: int, total: int) -> None:
