@@ -10,9 +10,10 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion import access, lab_charts
-from companion.lab import Busy, LabRun, Started, current_lab, policy_explanation
+from companion.lab import MIN_HANDS, Busy, LabRun, Started, current_lab, policy_explanation
 from companion.lab_forms import LabForm
 from companion.store import current_store
+from companion.views.main import SEATS
 from companion.views.rules import table_to_return_to
 from companion.views.share import no_store, qr_svg, share_url
 from engine import EngineError, HouseRules
@@ -32,6 +33,8 @@ def _form_page(
         busy=busy,
         problem=problem,
         max_hands=current_lab().max_hands,
+        min_hands=MIN_HANDS,
+        seats=SEATS,
         explanations={name: policy_explanation(name) for name in POLICIES},
     ), status
 
