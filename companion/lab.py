@@ -7,9 +7,9 @@ request only inserts the row and starts the process, so it returns at once, and 
 web process (several gunicorn workers, several hosts) shows the progress and the result.
 
 Limits, so the lab cannot starve the tables (settings with the COMPANION_ prefix):
-LAB_MAX_HANDS hands per rule set (20,000), LAB_MAX_RUNNING runs at once (1: a start
-while that many run is refused, with a link to the running one), LAB_JOBS processes per
-run (1), LAB_STALE_SECONDS without a heartbeat before a run counts as stopped (30).
+LAB_MAX_HANDS hands per rule set, LAB_MAX_RUNNING runs at once (a start while that many
+run is refused, with a link to the running one), LAB_JOBS processes per run,
+LAB_STALE_SECONDS without a heartbeat before a run counts as stopped (defaults: DEFAULTS).
 Starting runs is rate-limited per client address (companion/limits.py).
 """
 

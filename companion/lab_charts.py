@@ -20,6 +20,7 @@ LEFT = 30  # room for the share ticks
 TOP = 8
 PLOT = 120  # the bars' height at the top share
 BOTTOM = 16  # room for the bins' labels
+TICK = 0.05  # the top of the share axis is a multiple of 5%
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,7 @@ def pair_histogram(
     shares_a = [c / max(sum(a), 1) for c in a]
     shares_b = [c / max(sum(b), 1) for c in b]
     top = max([*shares_a, *shares_b, 0.01])
-    top = math.ceil(top * 20) / 20  # up to the next 5%
+    top = math.ceil(round(top / TICK, 9)) * TICK  # up to the next 5%
     step = (WIDTH - LEFT - 2) / max(len(labels), 1)
     bar = round(max((step - 2) / 2, 1.0), 1)
     base = TOP + PLOT

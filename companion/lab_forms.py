@@ -18,6 +18,7 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.simulator import POLICIES
 
 DEFAULT_HANDS = 5_000
+HANDS_STEP = 1_000  # what the hands stepper's buttons add or take
 
 
 class RuleSetForm(Form):

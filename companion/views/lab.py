@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 
 from companion import access, lab_charts
 from companion.lab import MIN_HANDS, Busy, LabRun, Started, current_lab, policy_explanation
-from companion.lab_forms import LabForm
+from companion.lab_forms import HANDS_STEP, LabForm
 from companion.store import current_store
 from companion.views.main import SEATS
 from companion.views.rules import table_to_return_to
@@ -34,6 +34,7 @@ def _form_page(
         problem=problem,
         max_hands=current_lab().max_hands,
         min_hands=MIN_HANDS,
+        hands_step=HANDS_STEP,
         seats=SEATS,
         explanations={name: policy_explanation(name) for name in POLICIES},
     ), status
