@@ -121,6 +121,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # Each match's statistics, kept beside its game (companion/match_stats.py).
     app.extensions["match_stats"] = MatchStatsCache(app.extensions["store"])
     app.extensions["groups"] = Groups(app.extensions["store"], app.extensions["match_stats"])
+    # The house-rule lab: runs in worker processes of their own (companion/lab.py).
+    from companion.lab import DEFAULTS as LAB_DEFAULTS
+    from companion.lab import Lab
+
+    for key, value in LAB_DEFAULTS.items():
+        app.config.setdefault(key, value)
+    app.extensions["lab"] = Lab(db, app.config)
 
     app.jinja_env.globals.update(
         face=face,

@@ -38,6 +38,8 @@ DEFAULTS = {
     # seconds, whichever of its six phones taps; several tables behind one router (a
     # cafe) still fit. A script wrote hundreds a second.
     "RATELIMIT_WRITE": "240 per minute",
+    # A lab run keeps a core busy for a while (LAB_MAX_RUNNING caps them at once).
+    "RATELIMIT_LAB": "5 per minute; 30 per hour",
     # One process's memory: nothing to install (each gunicorn worker counts on its own).
     "RATELIMIT_STORAGE_URI": "memory://",
 }
@@ -48,6 +50,7 @@ DEFAULTS = {
 LIMITS = (
     ("RATELIMIT_NEW_MATCH", ("main.new_match",), "new matches"),
     ("RATELIMIT_IMPORT", ("transfer.import_record",), "imports"),
+    ("RATELIMIT_LAB", ("lab.start", "lab.again"), "lab runs"),
     (
         "RATELIMIT_WRITE",
         ("table.record_line", "table.undo", "scores.reveal", "share.renew"),
@@ -136,6 +139,15 @@ def too_many_sentence(what: str, window: str, wait: int) -> str:
         return str(
             _(
                 "Too many imports from this address in %(window)s: wait %(later)s and try again.",
+                window=window,
+                later=later,
+            )
+        )
+    if what == "lab runs":
+        return str(
+            _(
+                "Too many comparisons started from this address in %(window)s: wait %(later)s "
+                "and try again.",
                 window=window,
                 later=later,
             )

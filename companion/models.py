@@ -144,3 +144,31 @@ SEATS = db.Table(
     Column("seat", Integer, primary_key=True, autoincrement=False),
     Column("player_id", Integer, ForeignKey("roster_player.id"), nullable=False, index=True),
 )
+
+# ---------------------------------------------------------------- the house-rule lab
+# A lab run: two rule sets compared by simulation (engine/lab.py) in a worker process of
+# its own (companion/lab_worker.py). The row is the job: any web process reads its
+# progress and result from here. `slot` (1..LAB_MAX_RUNNING while it runs, NULL once it
+# ended) is unique: taking a free one is how a start knows it may run, on any database.
+
+LAB_RUNS = db.Table(
+    "lab_run",
+    Column("token", String(40), primary_key=True),  # unguessable: the run's shared link
+    Column("rules_a", String(200), nullable=False),
+    Column("rules_b", String(200), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("policy", String(20), nullable=False),
+    Column("hands", Integer, nullable=False),  # per rule set
+    Column("seed", Integer, nullable=False),
+    Column("status", String(10), nullable=False),  # running, done, failed
+    Column("slot", Integer, nullable=True),
+    Column("done", Integer, nullable=False, server_default="0"),  # hands, both rule sets
+    Column("total", Integer, nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    Column("heartbeat_at", DateTime, nullable=False),  # the worker's last sign of life
+    Column("finished_at", DateTime, nullable=True),
+    Column("worker_pid", Integer, nullable=True),
+    Column("result", Text, nullable=True),  # engine.lab.Comparison.to_json(), as JSON
+    Column("error", Text, nullable=True),
+    UniqueConstraint("slot", name="uq_lab_run_slot"),
+)

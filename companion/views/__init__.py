@@ -61,6 +61,10 @@ def register(app: Flask) -> None:
     from companion.views import groups
 
     app.register_blueprint(groups.bp)
+    # The house-rule lab: two rule sets compared by simulation (companion/views/lab.py).
+    from companion.views import lab
+
+    app.register_blueprint(lab.bp)
 
     app.register_error_handler(NotAllowed, forbidden_page)
 

@@ -1,0 +1,113 @@
+"""The lab's form: two rule sets (the new-match form's house-rule fields, each under a
+prefix of its own: a-stack, b-stack, ...), players, policy and hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+from flask_wtf import FlaskForm
+from wtforms import Form, FormField, IntegerField, RadioField
+from wtforms.validators import InputRequired, NumberRange
+
+from companion.forms import FROM_TO, NewMatchForm, options, refuse
+from companion.lab import MIN_HANDS, Settings
+from engine import OFFICIAL, HouseRules
+from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.simulator import POLICIES
+
+DEFAULT_HANDS = 5_000
+HANDS_STEP = 1_000  # what the hands stepper's buttons add or take
+
+
+class RuleSetForm(Form):
+    """A rule set: the new-match form's house-rule fields, checked the same way."""
+
+    stack = NewMatchForm.stack
+    draw = NewMatchForm.draw
+    mercy_on = NewMatchForm.mercy_on
+    mercy = NewMatchForm.mercy
+    final_draw = NewMatchForm.final_draw
+    seven = NewMatchForm.seven
+    zero = NewMatchForm.zero
+    target = NewMatchForm.target
+    scoring = NewMatchForm.scoring
+
+    # (The fields are the new-match form's, so mypy sees them unbound: read by name.)
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok: bool = super().validate(extra_validators)
+        if self["mercy_on"].data and self["mercy"].data is None:
+            refuse(self["mercy"], _("Give the Mercy limit, or switch the Mercy rule off."))
+            ok = False
+        return ok
+
+    def house_rules(self) -> HouseRules:
+        data: dict[str, Any] = self.data
+        return HouseRules(
+            stack=data["stack"],
+            draw=data["draw"],
+            mercy=data["mercy"] if data["mercy_on"] else None,
+            final_draw=bool(data["final_draw"]),
+            seven=bool(data["seven"]),
+            zero=bool(data["zero"]),
+            target=data["target"] or OFFICIAL.target,
+            scoring=data["scoring"],
+        )
+
+    def fill(self, rules: HouseRules) -> None:
+        """The fields set to `rules` (a match's house rules)."""
+        values = {
+            "stack": rules.stack,
+            "draw": rules.draw,
+            "mercy_on": rules.mercy is not None,
+            "mercy": rules.mercy if rules.mercy is not None else OFFICIAL.mercy,
+            "final_draw": rules.final_draw,
+            "seven": rules.seven,
+            "zero": rules.zero,
+            "target": rules.target,
+            "scoring": rules.scoring,
+        }
+        for name, value in values.items():
+            self[name].data = value
+
+
+class LabForm(FlaskForm):  # type: ignore[misc]
+    a = FormField(RuleSetForm, lazy_gettext("Rule set A"))
+    b = FormField(RuleSetForm, lazy_gettext("Rule set B"))
+    players = IntegerField(
+        lazy_gettext("Players"),
+        default=4,
+        validators=[
+            InputRequired(lazy_gettext("Give how many players sit at the table.")),
+            NumberRange(MIN_PLAYERS, MAX_PLAYERS, FROM_TO),
+        ],
+    )
+    policy = RadioField(
+        lazy_gettext("How the simulated players play"),
+        choices=options((name, name) for name in POLICIES),
+        default=POLICIES[0],
+    )
+    hands = IntegerField(
+        lazy_gettext("Hands per rule set"),
+        default=DEFAULT_HANDS,
+        validators=[InputRequired(lazy_gettext("Give how many hands to play."))],
+    )
+
+    def check_hands(self, most: int) -> bool:
+        """At least MIN_HANDS, at most the server's limit (LAB_MAX_HANDS)."""
+        if self.hands.data is None or not MIN_HANDS <= self.hands.data <= most:
+            if self.hands.data is not None:
+                refuse(self.hands, _("From %(min)s to %(max)s.", min=MIN_HANDS, max=most))
+            return False
+        return True
+
+    def settings(self) -> Settings:
+        return Settings(
+            self.a.form.house_rules(),
+            self.b.form.house_rules(),
+            self.players.data or 0,  # once valid: a number
+            self.policy.data,
+            self.hands.data or 0,
+        )

@@ -1,0 +1,113 @@
+"""The lab's worker: `python -m companion.lab_worker TOKEN [--jobs N]` plays one run.
+
+Started by `Lab.start` (companion/lab.py) in a process of its own, never in a web
+request. It lowers its own priority (the tables come first), runs engine.lab.compare
+on the run's settings, and writes to the run's row: hands done and a heartbeat at most
+every PROGRESS_EVERY seconds, then the result (or what went wrong) and frees its slot.
+The database is named by the environment (COMPANION_LAB_DATABASE_URL), never on the
+command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import time
+import traceback
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, select, update
+
+from companion.lab import DATABASE_VARIABLE
+from companion.models import LAB_RUNS, now
+from engine import HouseRules
+from engine.lab import compare
+
+PROGRESS_EVERY = 0.5  # seconds between two writes of the progress
+NICENESS = 10  # below the web workers
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m companion.lab_worker")
+    parser.add_argument("token")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    url = os.environ.get(DATABASE_VARIABLE)
+    if not url:
+        print(f"{DATABASE_VARIABLE} is not set: which database?", file=sys.stderr)
+        return 2
+    with contextlib.suppress(OSError):  # not allowed here: run anyway
+        os.nice(NICENESS)
+    options: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        options["connect_args"] = {"timeout": 10}  # the web workers write too
+    engine = create_engine(url, **options)
+    try:
+        return play(engine, args.token, args.jobs)
+    finally:
+        engine.dispose()
+
+
+def play(engine: Engine, token: str, jobs: int) -> int:
+    with engine.connect() as conn:
+        row = conn.execute(select(LAB_RUNS).where(LAB_RUNS.c.token == token)).first()
+    if row is None or row.status != "running":
+        print(f"lab run {token[:6]}...: nothing to run", file=sys.stderr)
+        return 1
+    this_run = (LAB_RUNS.c.token == token) & (LAB_RUNS.c.status == "running")
+    with engine.begin() as conn:
+        conn.execute(
+            update(LAB_RUNS).where(this_run).values(worker_pid=os.getpid(), heartbeat_at=now())
+        )
+    last = 0.0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        moment = time.monotonic()
+        if moment - last < PROGRESS_EVERY and done < total:
+            return
+        last = moment
+        with engine.begin() as conn:
+            conn.execute(update(LAB_RUNS).where(this_run).values(done=done, heartbeat_at=now()))
+
+    try:
+        comparison = compare(
+            HouseRules.parse(row.rules_a),
+            HouseRules.parse(row.rules_b),
+            players=row.players,
+            policy=row.policy,
+            hands=row.hands,
+            seed=row.seed,
+            jobs=jobs,
+            progress=progress,
+        )
+    except Exception as error:  # any: the row must say the run ended
+        traceback.print_exc()
+        with engine.begin() as conn:
+            conn.execute(
+                update(LAB_RUNS)
+                .where(this_run)
+                .values(status="failed", slot=None, finished_at=now(), error=str(error)[:500])
+            )
+        return 1
+    with engine.begin() as conn:
+        conn.execute(
+            update(LAB_RUNS)
+            .where(this_run)
+            .values(
+                status="done",
+                slot=None,
+                done=row.total,
+                heartbeat_at=now(),
+                finished_at=now(),
+                result=json.dumps(comparison.to_json()),
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
