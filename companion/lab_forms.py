@@ -56,6 +56,14 @@ class RuleSetForm(Form):
             scoring=data["scoring"],
         )
 
+    def in_notation(self) -> str:
+        """The rule set as a `rules:` value ("official", "stack=sum"), "" while invalid:
+        shown on the folded rule set, so the table sees what it compares."""
+        try:
+            return str(self.house_rules())
+        except (TypeError, ValueError):
+            return ""
+
     def fill(self, rules: HouseRules) -> None:
         """The fields set to `rules` (a match's house rules)."""
         values = {
