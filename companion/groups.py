@@ -22,6 +22,7 @@ matches' links too, so a leaked group link opens nothing any more.
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,7 +30,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, literal, select, update
 from werkzeug.exceptions import NotFound
 
 from companion import statements
@@ -175,6 +176,8 @@ class PlayerPage:
     figures: Figures
     results: list[MatchResult]
     head_to_head: list[HeadToHead]
+    # What the page was made from: what it draws from that is kept with it (a chart).
+    history: History | None = None
 
 
 # ---------------------------------------------------------------- the groups
@@ -238,7 +241,7 @@ class Groups:
             playing[:shown],
             finished[:shown],
             leaderboard(stats, roster),
-            self.last_seating(group.id),
+            _last_seating(history, roster),
             stats,
             len(playing),
             len(finished),
@@ -258,19 +261,19 @@ class Groups:
             ("player", member.id), lambda: _player(history, member, roster)
         )
         meetings = [against[other.id] for other in roster if other.id in against]
-        return PlayerPage(group, role, member, figures, list(results), meetings)
+        return PlayerPage(group, role, member, figures, list(results), meetings, history)
 
     def _history(self, group: Group) -> tuple[list[Member], History]:
         """The roster, and the group's history as the database has it now: the one
         kept if nothing moved, else built again, reading only the matches that moved
         (companion/group_history.py)."""
         with self.store.direct.connect() as connection:
-            roster = _roster(connection, group.id)
+            roster = _roster(connection, group.id, counted=False)
             names = tuple(sorted((m.id, m.name) for m in roster))
             points = _points(connection, group.id)
             previous = self.histories.get(group.id)
             if previous is not None and previous.names(points, names):
-                return roster, previous
+                return _counted(roster, previous), previous
             if previous is None or previous.roster != names:  # renamed: read it all
                 previous = None
             kept_rows = {} if previous is None else {m.id: m for m in previous.matches}
@@ -301,7 +304,7 @@ class Groups:
         history = History(points, names, tuple(matches), seats, kept, stats)
         if exact:  # else something moved while it was read: the next request builds it
             self.histories.keep(group.id, history)
-        return roster, history
+        return _counted(roster, history), history
 
     def last_seating(self, group_id: str) -> list[str]:
         """The names at the group's newest match, in seating order, retired players left
@@ -617,6 +620,15 @@ def _player(
     return stats.player(member.name), tuple(results), against
 
 
+def _last_seating(history: History, roster: Sequence[Member]) -> list[str]:
+    """Groups.last_seating, from the history (the roster as read now: who is retired)."""
+    if not history.matches:
+        return []
+    retired = {m.id for m in roster if m.retired}
+    seats = history.seats.get(history.matches[0].id, ())
+    return [name for player_id, name in seats if player_id not in retired]
+
+
 # ---------------------------------------------------------------- the database
 
 
@@ -624,21 +636,27 @@ def _values(group: Group) -> dict[str, Any]:
     return {name: getattr(group, name) for name in Group.__slots__}
 
 
-def _roster(connection: Connection, group_id: str) -> list[Member]:
-    """The group's players, by name; with how many matches each sat in."""
+def _roster(connection: Connection, group_id: str, counted: bool = True) -> list[Member]:
+    """The group's players, by name; with how many matches each sat in (0 unless
+    `counted`: a group's history counts them from its seats)."""
     played = (
         select(func.count())
         .select_from(SEATS)
         .where(SEATS.c.player_id == ROSTER.c.id)
         .scalar_subquery()
     )
-    rows = connection.execute(
-        select(ROSTER.c.id, ROSTER.c.name, ROSTER.c.retired, played).where(
-            ROSTER.c.group_id == group_id
-        )
-    ).all()
+    columns = [ROSTER.c.id, ROSTER.c.name, ROSTER.c.retired, played if counted else literal(0)]
+    rows = connection.execute(select(*columns).where(ROSTER.c.group_id == group_id)).all()
     members = [Member(row[0], row[1], bool(row[2]), row[3]) for row in rows]
     return sorted(members, key=lambda m: (m.retired, name_key(m.name)))
+
+
+def _counted(roster: Sequence[Member], history: History) -> list[Member]:
+    """The roster with how many of the group's matches each sat in, from its seats."""
+    counts = history.derived(
+        "seated", lambda: Counter(p for s in history.seats.values() for p, _ in s)
+    )
+    return [Member(m.id, m.name, m.retired, counts[m.id]) for m in roster]
 
 
 def _member(connection: Connection, group_id: str, player_id: int) -> Member:
