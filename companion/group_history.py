@@ -52,7 +52,7 @@ class History:
     _derived: dict[Hashable, object] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def names(self, points: Mapping[str, Point], roster: tuple[tuple[int, str], ...]) -> bool:
+    def is_of(self, points: Mapping[str, Point], roster: tuple[tuple[int, str], ...]) -> bool:
         """Is this the history of the group at these points, with this roster?"""
         return self.roster == roster and self.points == points
 

@@ -272,22 +272,24 @@ class Groups:
             names = tuple(sorted((m.id, m.name) for m in roster))
             points = _points(connection, group.id)
             previous = self.histories.get(group.id)
-            if previous is not None and previous.names(points, names):
+            if previous is not None and previous.is_of(points, names):
                 return _counted(roster, previous), previous
             if previous is None or previous.roster != names:  # renamed: read it all
                 previous = None
             kept_rows = {} if previous is None else {m.id: m for m in previous.matches}
-            moved = [
+            moved = {
                 i for i, p in points.items() if i not in kept_rows or _point(kept_rows[i]) != p
-            ]
-            rows = _match_rows(connection, group.id, None if previous is None else moved)
+            }
+            rows = _match_rows(connection, group.id, None if previous is None else sorted(moved))
             seats = dict(previous.seats) if previous is not None else {}
             new_ids = None if previous is None else [i for i in moved if i not in seats]
             seats |= _seats(connection, group.id, new_ids)  # a match's seats never change
         rows = {i: m for i, m in kept_rows.items() if i in points} | rows
         # Newest first, as the database ordered them (created_at desc, id).
         matches = sorted(sorted(rows.values(), key=lambda m: m.id), key=_created, reverse=True)
-        exact = all(_point(m) == points[m.id] for m in matches) and len(matches) == len(points)
+        # A match moved in or on between the two reads: the page is made, the history
+        # not kept (the next request builds it again).
+        exact = len(matches) == len(points) and all(_point(m) == points.get(m.id) for m in matches)
         kept: dict[str, MatchStats] = {}
         for match in matches:
             if previous is not None and match.id not in moved and match.id in previous.kept:
@@ -302,7 +304,7 @@ class Groups:
                 kept[match.id] = found[1]
         stats = group_stats(kept[m.id] for m in reversed(matches) if m.id in kept)
         history = History(points, names, tuple(matches), seats, kept, stats)
-        if exact:  # else something moved while it was read: the next request builds it
+        if exact:
             self.histories.keep(group.id, history)
         return _counted(roster, history), history
 
