@@ -32,7 +32,10 @@ from engine.stats import MatchStats, Stats
 
 T = TypeVar("T")
 
-MAX_GROUPS = 200  # a history weighs its matches' rows: a few hundred kB at 500 matches
+MAX_GROUPS = 100  # a history weighs its matches' rows: a few hundred kB at 500 matches
+# What pages derive from one history: a player's chart is a point per match (116 kB of
+# markup at 500), so a history keeps the last few (players, languages) only.
+MAX_DERIVED = 16
 
 # A match's place in its log: (version, last line id).
 Point = tuple[int, int]
@@ -63,7 +66,10 @@ class History:
                 return cast(T, self._derived[what])
         made = make()  # outside the lock: two requests may both make it, never wait
         with self._lock:
-            return cast(T, self._derived.setdefault(what, made))
+            kept = self._derived.setdefault(what, made)
+            while len(self._derived) > MAX_DERIVED:  # the oldest first (dicts keep order)
+                del self._derived[next(iter(self._derived))]
+            return cast(T, kept)
 
 
 class GroupHistories:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 
 import pytest
 from flask import Flask
 
 from companion import create_app
 from companion.extensions import db
-from companion.group_history import GroupHistories
+from companion.group_history import MAX_DERIVED, GroupHistories, History
+from engine.stats import group_stats
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Tabletop
 from tests.app.test_group_stats import figures, friday_group, moved_in, player_link
@@ -95,3 +97,18 @@ def test_every_change_in_a_groups_match_shows_at_once_in_another_process(
     assert seen.leaderboard(group)[0] == ["Ann", "2", "2", "2100"]
     assert figures(there.get(ann))["Matches won"] == "2 of 2"
     assert seen.leaderboard(group) == crew.leaderboard(group)
+
+
+def test_what_pages_derive_is_made_once_per_history_and_only_the_last_few_kept() -> None:
+    history = History({}, (), (), {}, {}, group_stats([]))
+    made: list[int] = []
+
+    def make(n: int) -> int:
+        made.append(n)
+        return n
+
+    assert history.derived("lists", lambda: make(1)) == 1
+    assert history.derived("lists", lambda: make(2)) == 1 and made == [1]
+    for n in range(MAX_DERIVED):
+        history.derived(("chart", n), partial(make, n))
+    assert history.derived("lists", lambda: make(3)) == 3  # the oldest was dropped
