@@ -120,7 +120,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     # Each match's statistics, kept beside its game (companion/match_stats.py).
     app.extensions["match_stats"] = MatchStatsCache(app.extensions["store"])
-    app.extensions["groups"] = Groups(app.extensions["store"], app.extensions["match_stats"])
+    # Each group's matches and statistics added up, kept per process and checked against
+    # the database on each request (companion/group_history.py).
+    from companion.group_history import GroupHistories
+
+    app.extensions["group_histories"] = GroupHistories()
+    app.extensions["groups"] = Groups(
+        app.extensions["store"], app.extensions["match_stats"], app.extensions["group_histories"]
+    )
     # The house-rule lab: runs in worker processes of their own (companion/lab.py).
     from companion.lab import DEFAULTS as LAB_DEFAULTS
     from companion.lab import Lab

@@ -22,14 +22,15 @@ matches' links too, so a leaked group link opens nothing any more.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, literal, select, update
 from werkzeug.exceptions import NotFound
 
 from companion import statements
@@ -45,6 +46,7 @@ from companion.group_export import (
     matches_csv,
     records_zip,
 )
+from companion.group_history import GroupHistories, History, Point, Seats
 from companion.lookalikes import check_look_alikes, look_alike
 from companion.match_stats import MatchStatsCache
 from companion.matches import Match
@@ -174,6 +176,8 @@ class PlayerPage:
     figures: Figures
     results: list[MatchResult]
     head_to_head: list[HeadToHead]
+    # What the page was made from: what it draws from that is kept with it (a chart).
+    history: History | None = None
 
 
 # ---------------------------------------------------------------- the groups
@@ -182,9 +186,16 @@ class PlayerPage:
 class Groups:
     """The groups in the database; the matches through the app's `Store`."""
 
-    def __init__(self, store: Store, match_stats: MatchStatsCache | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        match_stats: MatchStatsCache | None = None,
+        histories: GroupHistories | None = None,
+    ) -> None:
         self.store = store
         self.match_stats = MatchStatsCache(store) if match_stats is None else match_stats
+        # Each group's matches and statistics, kept per process (companion/group_history.py).
+        self.histories = GroupHistories() if histories is None else histories
 
     # ------------------------------------------------------------ reading
 
@@ -220,12 +231,9 @@ class Groups:
         group = self.group(group_id, phone)
         role = phone.group_role(group)
         assert role is not None
-        roster, matches, seats = self._matches(group)
-        kept = self._stats(matches, seats)
-        played = [self._played(m, seats.get(m.id, ()), kept.get(m.id)) for m in matches]
-        stats = group_stats(kept[m.id] for m in reversed(matches) if m.id in kept)
-        playing = [p for p in played if not p.finished]
-        finished = [p for p in played if p.finished]
+        roster, history = self._history(group)
+        playing, finished = history.derived("lists", lambda: _lists(history))
+        stats = history.stats
         return GroupPage(
             group,
             role,
@@ -233,7 +241,7 @@ class Groups:
             playing[:shown],
             finished[:shown],
             leaderboard(stats, roster),
-            self.last_seating(group.id),
+            _last_seating(history, roster),
             stats,
             len(playing),
             len(finished),
@@ -244,70 +252,61 @@ class Groups:
         group = self.group(group_id, phone)
         role = phone.group_role(group)
         assert role is not None
-        roster, matches, seats = self._matches(group)
+        roster, history = self._history(group)
         found = [m for m in roster if m.id == player_id]
         if not found:
             raise NotFound()
         member = found[0]
-        kept = self._stats(matches, seats)
-        oldest_first = [m for m in reversed(matches) if m.id in kept]
-        stats = group_stats(kept[m.id] for m in oldest_first)
-        results = []
-        for match in oldest_first:
-            if any(pid == member.id for pid, _name in seats.get(match.id, ())):
-                mine = kept[match.id]
-                if mine.hands:
-                    figures = mine.player(member.name)
-                    results.append(MatchResult(match, figures.points, bool(figures.matches_won)))
-        meetings = [stats.head_to_head(member.name, other.name) for other in roster]
-        return PlayerPage(
-            group,
-            role,
-            member,
-            stats.player(member.name),
-            results,
-            [h for h in meetings if h.matches and not same_player(h.b, member.name)],
+        figures, results, against = history.derived(
+            ("player", member.id), lambda: _player(history, member, roster)
         )
+        meetings = [against[other.id] for other in roster if other.id in against]
+        return PlayerPage(group, role, member, figures, list(results), meetings, history)
 
-    def _matches(
-        self, group: Group
-    ) -> tuple[list[Member], list[Match], dict[str, tuple[tuple[int, str], ...]]]:
-        """The roster, the group's matches newest first, and each one's seats."""
+    def _history(self, group: Group) -> tuple[list[Member], History]:
+        """The roster, and the group's history as the database has it now: the one
+        kept if nothing moved, else built again, reading only the matches that moved
+        (companion/group_history.py)."""
         with self.store.direct.connect() as connection:
-            roster = _roster(connection, group.id)
-            rows = connection.execute(
-                select(MATCHES)
-                .join(GROUP_MATCHES, GROUP_MATCHES.c.match_id == MATCHES.c.id)
-                .where(GROUP_MATCHES.c.group_id == group.id)
-                .order_by(MATCHES.c.created_at.desc(), MATCHES.c.id)
-            ).mappings()
-            matches = [Match.from_row(row) for row in rows]
-            seats = _seats(connection, [m.id for m in matches])
-        return roster, matches, seats
-
-    def _stats(
-        self, matches: Sequence[Match], seats: Mapping[str, tuple[tuple[int, str], ...]]
-    ) -> dict[str, MatchStats]:
-        """Each match's statistics (kept per match), its players called by their roster
-        names: a match renamed or moved in counts for the right player."""
-        kept = {}
+            roster = _roster(connection, group.id, counted=False)
+            names = tuple(sorted((m.id, m.name) for m in roster))
+            points = _points(connection, group.id)
+            previous = self.histories.get(group.id)
+            if previous is not None and previous.is_of(points, names):
+                return _counted(roster, previous), previous
+            if previous is None or previous.roster != names:  # renamed: read it all
+                previous = None
+            kept_rows = {} if previous is None else {m.id: m for m in previous.matches}
+            moved = {
+                i for i, p in points.items() if i not in kept_rows or _point(kept_rows[i]) != p
+            }
+            rows = _match_rows(connection, group.id, None if previous is None else sorted(moved))
+            seats = dict(previous.seats) if previous is not None else {}
+            new_ids = None if previous is None else [i for i in moved if i not in seats]
+            seats |= _seats(connection, group.id, new_ids)  # a match's seats never change
+        rows = {i: m for i, m in kept_rows.items() if i in points} | rows
+        # Newest first, as the database ordered them (created_at desc, id).
+        matches = sorted(sorted(rows.values(), key=lambda m: m.id), key=_created, reverse=True)
+        # A match moved in or on between the two reads: the page is made, the history
+        # not kept (the next request builds it again).
+        exact = len(matches) == len(points) and all(_point(m) == points.get(m.id) for m in matches)
+        kept: dict[str, MatchStats] = {}
         for match in matches:
-            names = dict(
+            if previous is not None and match.id not in moved and match.id in previous.kept:
+                kept[match.id] = previous.kept[match.id]
+                continue
+            names_in = dict(
                 zip(match.player_names, (n for _id, n in seats.get(match.id, ())), strict=False)
             )
-            found = self.match_stats.get(match, names)
+            found = self.match_stats.read(match, names_in)
             if found is not None:
-                kept[match.id] = found
-        return kept
-
-    @staticmethod
-    def _played(
-        match: Match, seats: tuple[tuple[int, str], ...], stats: MatchStats | None
-    ) -> Played:
-        if stats is None:
-            return Played(match, seats, (), None)
-        winner = None if stats.winner is None else stats.players.index(stats.winner)
-        return Played(match, seats, stats.scores, winner)
+                exact = exact and found[0] == _point(match)
+                kept[match.id] = found[1]
+        stats = group_stats(kept[m.id] for m in reversed(matches) if m.id in kept)
+        history = History(points, names, tuple(matches), seats, kept, stats)
+        if exact:
+            self.histories.keep(group.id, history)
+        return _counted(roster, history), history
 
     def last_seating(self, group_id: str) -> list[str]:
         """The names at the group's newest match, in seating order, retired players left
@@ -566,15 +565,14 @@ class Groups:
         """The group's results as a file (companion/group_export.py): every hand or
         every match as CSV, or every record in a zip. Viewers may export too."""
         group = self.group(group_id, phone)
-        _roster, newest_first, seats = self._matches(group)
-        matches = list(reversed(newest_first))
+        _roster, history = self._history(group)
+        matches = list(reversed(history.matches))
         # A match whose log no longer replays is left out.
         if what == "records":
             records = [(m, self._record(m)) for m in matches]
             body = records_zip([(m, text) for m, text in records if text is not None])
             return Download(filename(group.name, what), ZIP_TYPE, body)
-        kept = self._stats(matches, seats)
-        read = [(m, kept[m.id]) for m in matches if m.id in kept]
+        read = [(m, history.kept[m.id]) for m in matches if m.id in history.kept]
         body = hands_csv(read) if what == "hands" else matches_csv(read)
         return Download(filename(group.name, what), CSV_TYPE, body)
 
@@ -585,6 +583,54 @@ class Groups:
             return None
 
 
+# ---------------------------------------------------------------- what pages derive
+
+
+def _played(match: Match, seats: Seats, stats: MatchStats | None) -> Played:
+    if stats is None:
+        return Played(match, seats, (), None)
+    winner = None if stats.winner is None else stats.players.index(stats.winner)
+    return Played(match, seats, stats.scores, winner)
+
+
+def _lists(history: History) -> tuple[list[Played], list[Played]]:
+    """The group's matches in progress and finished, newest first."""
+    played = [
+        _played(m, history.seats.get(m.id, ()), history.kept.get(m.id)) for m in history.matches
+    ]
+    return [p for p in played if not p.finished], [p for p in played if p.finished]
+
+
+def _player(
+    history: History, member: Member, roster: Sequence[Member]
+) -> tuple[Figures, tuple[MatchResult, ...], dict[int, HeadToHead]]:
+    """A roster player's figures, their results oldest first, and their head-to-head
+    against each roster player they met (by roster id)."""
+    kept, stats = history.kept, history.stats
+    results = []
+    for match in reversed(history.matches):
+        mine = kept.get(match.id)
+        seated = any(pid == member.id for pid, _name in history.seats.get(match.id, ()))
+        if mine is not None and mine.hands and seated:
+            figures = mine.player(member.name)
+            results.append(MatchResult(match, figures.points, bool(figures.matches_won)))
+    against = {}
+    for other in roster:
+        meeting = stats.head_to_head(member.name, other.name)
+        if meeting.matches and not same_player(meeting.b, member.name):
+            against[other.id] = meeting
+    return stats.player(member.name), tuple(results), against
+
+
+def _last_seating(history: History, roster: Sequence[Member]) -> list[str]:
+    """Groups.last_seating, from the history (the roster as read now: who is retired)."""
+    if not history.matches:
+        return []
+    retired = {m.id for m in roster if m.retired}
+    seats = history.seats.get(history.matches[0].id, ())
+    return [name for player_id, name in seats if player_id not in retired]
+
+
 # ---------------------------------------------------------------- the database
 
 
@@ -592,21 +638,27 @@ def _values(group: Group) -> dict[str, Any]:
     return {name: getattr(group, name) for name in Group.__slots__}
 
 
-def _roster(connection: Connection, group_id: str) -> list[Member]:
-    """The group's players, by name; with how many matches each sat in."""
+def _roster(connection: Connection, group_id: str, counted: bool = True) -> list[Member]:
+    """The group's players, by name; with how many matches each sat in (0 unless
+    `counted`: a group's history counts them from its seats)."""
     played = (
         select(func.count())
         .select_from(SEATS)
         .where(SEATS.c.player_id == ROSTER.c.id)
         .scalar_subquery()
     )
-    rows = connection.execute(
-        select(ROSTER.c.id, ROSTER.c.name, ROSTER.c.retired, played).where(
-            ROSTER.c.group_id == group_id
-        )
-    ).all()
+    columns = [ROSTER.c.id, ROSTER.c.name, ROSTER.c.retired, played if counted else literal(0)]
+    rows = connection.execute(select(*columns).where(ROSTER.c.group_id == group_id)).all()
     members = [Member(row[0], row[1], bool(row[2]), row[3]) for row in rows]
     return sorted(members, key=lambda m: (m.retired, name_key(m.name)))
+
+
+def _counted(roster: Sequence[Member], history: History) -> list[Member]:
+    """The roster with how many of the group's matches each sat in, from its seats."""
+    counts = history.derived(
+        "seated", lambda: Counter(p for s in history.seats.values() for p, _ in s)
+    )
+    return [Member(m.id, m.name, m.retired, counts[m.id]) for m in roster]
 
 
 def _member(connection: Connection, group_id: str, player_id: int) -> Member:
@@ -642,14 +694,53 @@ def _place(connection: Connection, group_id: str, match_id: str, player_ids: lis
     )
 
 
-def _seats(connection: Connection, match_ids: list[str]) -> dict[str, tuple[tuple[int, str], ...]]:
-    """Each match's roster players, in seating order."""
+def _points(connection: Connection, group_id: str) -> dict[str, Point]:
+    """Each of the group's matches' version and last line id: what names its history."""
     rows = connection.execute(
+        select(MATCHES.c.id, MATCHES.c.version, MATCHES.c.last_line_id)
+        .join(GROUP_MATCHES, GROUP_MATCHES.c.match_id == MATCHES.c.id)
+        .where(GROUP_MATCHES.c.group_id == group_id)
+    ).all()
+    return {match_id: (version, last) for match_id, version, last in rows}
+
+
+def _point(match: Match) -> Point:
+    return match.version, match.last_line_id
+
+
+def _created(match: Match) -> datetime:
+    return match.created_at
+
+
+def _match_rows(connection: Connection, group_id: str, ids: list[str] | None) -> dict[str, Match]:
+    """The rows of these of the group's matches (None: all of them), by id."""
+    query = (
+        select(MATCHES)
+        .join(GROUP_MATCHES, GROUP_MATCHES.c.match_id == MATCHES.c.id)
+        .where(GROUP_MATCHES.c.group_id == group_id)
+    )
+    if ids is not None:
+        if not ids:
+            return {}
+        query = query.where(MATCHES.c.id.in_(ids))
+    matches = (Match.from_row(row) for row in connection.execute(query).mappings())
+    return {m.id: m for m in matches}
+
+
+def _seats(connection: Connection, group_id: str, match_ids: list[str] | None) -> dict[str, Seats]:
+    """Each match's roster players, in seating order: these matches' (None: all the
+    group's)."""
+    query = (
         select(SEATS.c.match_id, ROSTER.c.id, ROSTER.c.name)
         .join(ROSTER, ROSTER.c.id == SEATS.c.player_id)
-        .where(SEATS.c.match_id.in_(match_ids))
+        .where(ROSTER.c.group_id == group_id)
         .order_by(SEATS.c.match_id, SEATS.c.seat)
-    ).all()
+    )
+    if match_ids is not None:
+        if not match_ids:
+            return {}
+        query = query.where(SEATS.c.match_id.in_(match_ids))
+    rows = connection.execute(query).all()
     seats: dict[str, list[tuple[int, str]]] = {}
     for match_id, player_id, name in rows:
         seats.setdefault(match_id, []).append((player_id, name))

@@ -45,13 +45,21 @@ class MatchStatsCache:
     def get(self, match: Match, names: Mapping[str, str] | None = None) -> MatchStats | None:
         """The match's statistics as its row names it, its players called by `names`
         (a match's name -> the roster's); None when its log no longer replays."""
+        found = self.read(match, names)
+        return None if found is None else found[1]
+
+    def read(
+        self, match: Match, names: Mapping[str, str] | None = None
+    ) -> tuple[tuple[int, int], MatchStats] | None:
+        """`get`, with the point of the log the statistics are of (version, last line
+        id): the row's, unless a line was written or undone while the game was read."""
         mapped = tuple(sorted((names or {}).items()))
         key: _Key = (match.version, match.last_line_id, *_header(match), mapped)
         with self._lock:
             found = self._kept.get(match.id)
             if found is not None and found[0] == key:
                 self._kept.move_to_end(match.id)
-                return found[1]
+                return (key[0], key[1]), found[1]
         try:
             table, stats = self.store.read_game(
                 match, lambda game: match_stats(game, key=match.id, names=dict(mapped))
@@ -66,7 +74,7 @@ class MatchStatsCache:
             self._kept.move_to_end(match.id)
             while len(self._kept) > self.max_matches:
                 self._kept.popitem(last=False)
-        return stats
+        return (read[0], read[1]), stats
 
 
 def _header(match: Match) -> tuple[str, str, str]:

@@ -5,10 +5,12 @@ companion.groups, render; 303 after every change."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from flask import Blueprint, flash, redirect, render_template, request, send_file, url_for
-from flask_babel import format_date
+from flask_babel import format_date, get_locale, get_timezone
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import access, charts
@@ -76,10 +78,20 @@ def player(group_id: str, player_id: str) -> str:
     """A roster player's statistics in the group, their results over time, and how
     they fare against each other player."""
     page = current_groups().player(group_id, access.this_phone(), _player_id(player_id))
-    chart = charts.results(
-        [(format_date(r.match.created_at), r.points, r.won) for r in page.results]
-    )
-    return render_template("group_player.html", page=page, chart=chart)
+
+    def chart() -> charts.Results:
+        return charts.results(
+            [(format_date(r.match.created_at), r.points, r.won) for r in page.results]
+        )
+
+    # The chart has a point per match: drawn once per change of the group, language and
+    # time zone, and kept with the group's history (companion/group_history.py).
+    key = ("results chart", page.member.id, str(get_locale()), str(get_timezone()))
+
+    def kept(draw: Callable[[], Markup]) -> Markup:
+        return draw() if page.history is None else page.history.derived(key, draw)
+
+    return render_template("group_player.html", page=page, chart=chart, kept=kept)
 
 
 # ---------------------------------------------------------------- the roster
