@@ -222,9 +222,9 @@ POLICIES: Final = tuple(_POLICIES)
 _EXPLANATIONS: Final = {
     "table": N_(
         "Table: a loose, human-looking table. Any playable card at random (a card held "
-        "twice is twice as likely), a stack answered 85% of the time when possible, the "
-        "colour held most named, UNO called 70% of the time and a missed call caught 60% "
-        "of the time."
+        "twice is twice as likely), a stack answered 17 times in 20 when possible, the "
+        "colour held most named, UNO called 7 times in 10 and a missed call caught 6 "
+        "times in 10."
     ),
     "uniform": N_(
         "Uniform: the random players of the published research simulator. Every distinct "

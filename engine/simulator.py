@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import Card, Face, full_deck
 from engine.errors import EngineError
 from engine.game import Game
 from engine.legal import judge
-from engine.policies import POLICIES, make
+from engine.policies import POLICIES as POLICIES  # the names, as the lab and the app ask for them
+from engine.policies import make
 from engine.rules import OFFICIAL, HouseRules
 from engine.state import KNOCKOUT_POINTS
 
@@ -125,19 +127,22 @@ class Simulation:
         catch_rate: float = 0.6,
         stack_rate: float = 0.85,
         policy: str = "table",
+        seat_policies: Sequence[str] | None = None,
     ) -> None:
-        if policy not in POLICIES:
-            raise ValueError(f"no policy {policy!r}: choose one of {', '.join(POLICIES)}")
+        """`policy` is how every simulated player chooses; `seat_policies` (one name per
+        seat) seats players of different policies at one table, for a head-to-head."""
+        names = list(seat_policies) if seat_policies is not None else [policy] * players
+        for name in {policy, *names}:
+            if name not in POLICIES:
+                raise ValueError(f"no policy {name!r}: choose one of {', '.join(POLICIES)}")
+        if len(names) != players:
+            raise ValueError(f"{players} players need {players} seat policies, not {len(names)}")
         self.rng = random.Random(seed)
         self.names = NAMES[:players]
         self.rules = rules
-        self.policy = make(
-            policy,
-            self.rng,
-            uno_call_rate=uno_call_rate,
-            catch_rate=catch_rate,
-            stack_rate=stack_rate,
-        )
+        rates = {"uno_call_rate": uno_call_rate, "catch_rate": catch_rate, "stack_rate": stack_rate}
+        made = {name: make(name, self.rng, **rates) for name in dict.fromkeys(names)}
+        self.policies = [made[name] for name in names]  # each seat's, sharing one generator
         self.stats = Stats()
         self.truth = Truth()  # over the hands that ended
         self._hand_truth = Truth()
@@ -297,7 +302,7 @@ class Simulation:
         if s.facing == "roulette":
             self._roulette(seat)
         elif s.facing == "stack":
-            card = self.policy.answer_stack(s, hand, playable)
+            card = self.policies[seat].answer_stack(s, hand, playable)
             if card is not None:
                 self._play(seat, card, prefix="")
             else:
@@ -310,7 +315,7 @@ class Simulation:
                 self.stats.biggest_stack_drawn = max(self.stats.biggest_stack_drawn, drawn)
                 self.say(f"{name}: take")
         elif playable:
-            self._play(seat, self.policy.play(s, hand, playable), prefix="")
+            self._play(seat, self.policies[seat].play(s, hand, playable), prefix="")
         else:
             self._draw_until_playable(seat)
 
@@ -331,7 +336,7 @@ class Simulation:
             if len(hand) >= self._limit():
                 break
             if judge(card, "play", s.top, s.color, 0) is None:
-                if self.rules.draw == "one" and not self.policy.play_drawn(s, hand, card):
+                if self.rules.draw == "one" and not self.policies[seat].play_drawn(s, hand, card):
                     break  # may keep it
                 self._play(seat, card, prefix=f"draw {drawn}, ")
                 return
@@ -353,10 +358,10 @@ class Simulation:
             if extra:
                 text += f" discard {len(extra)}"
         if card.wild and card.face is not Face.WILD_ROULETTE:
-            text += f" {self.policy.wild_color(hand)}"
+            text += f" {self.policies[seat].wild_color(hand)}"
         swap_with: int | None = None
         if card.number == 7 and self.rules.seven and hand:
-            swap_with = self.policy.swap_partner(s, [i for i in s.active if i != seat])
+            swap_with = self.policies[seat].swap_partner(s, [i for i in s.active if i != seat])
             text += f" swap {self.names[swap_with]}"
         self.discard += extra
         self.discard.append(card)
@@ -386,7 +391,7 @@ class Simulation:
         return seat
 
     def _roulette(self, seat: int) -> None:
-        color = self.policy.roulette_color(self.hands[seat])
+        color = self.policies[seat].roulette_color(self.hands[seat])
         hand, revealed = self.hands[seat], 0
         while len(hand) < self._limit():
             card = self._draw_one()
@@ -404,7 +409,7 @@ class Simulation:
     def _uno_moment(self) -> None:
         """Whoever just got down to one card calls UNO, or is caught, or gets away."""
         for seat in sorted(self.game.state.uno_open):
-            catcher = self.policy.uno(seat, len(self.names))
+            catcher = self.policies[seat].uno(seat, len(self.names))
             if catcher == -1:
                 self.say(f"{self.names[seat]}: uno")
             elif catcher is not None:
