@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve test test-slow lint bench load clean chromium messages
+.PHONY: run serve test test-slow lint bench load clean chromium messages paper
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -64,6 +64,12 @@ test: lint $(HTMX) chromium
 
 test-slow: $(STAMP)
 	$(VENV)/bin/pytest -m slow
+
+# The paper table: the uniform policy's mean hand length at 2-6 players against the
+# research simulator's, within 1% (engine/paper.py; README, "The paper table").
+PAPER_JOBS ?= 2
+paper: $(STAMP)
+	$(PY) -m engine paper --jobs $(PAPER_JOBS)
 
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py

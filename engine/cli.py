@@ -91,7 +91,11 @@ def simulate(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 6 or args.hands < 1:
         print("simulate needs 2 to 6 players and at least one hand.", file=sys.stderr)
         return EXIT_SYNTAX
-    sim = Simulation(args.players, rules=rules, seed=args.seed)
+    try:
+        sim = Simulation(args.players, rules=rules, seed=args.seed, policy=args.policy)
+    except ValueError:
+        print(_no_policy(args.policy), file=sys.stderr)
+        return EXIT_SYNTAX
     stats = sim.play_hands(args.hands)
     if args.record:
         with open(args.record, "w", encoding="utf-8") as handle:
@@ -121,7 +125,7 @@ def lab(args: argparse.Namespace) -> tuple[int, str, str]:
     if args.hands < 2:
         problems.append("lab needs at least 2 hands per rule set.")
     if args.policy not in POLICIES:
-        problems.append(f"There is no policy '{args.policy}'. Policies: {', '.join(POLICIES)}.")
+        problems.append(_no_policy(args.policy))
     if args.jobs < 1:
         problems.append("--jobs needs at least 1 process.")
     if not args.pace > 0:
@@ -141,6 +145,29 @@ def lab(args: argparse.Namespace) -> tuple[int, str, str]:
     if args.json:
         return EXIT_OK, json.dumps(result.to_json(), ensure_ascii=False) + "\n", ""
     return EXIT_OK, result.report(), ""
+
+
+def _no_policy(name: str) -> str:
+    from engine.simulator import POLICIES
+
+    return f"There is no policy '{name}'. Policies: {', '.join(POLICIES)}."
+
+
+def paper(args: argparse.Namespace) -> tuple[int, str, str]:
+    """Exit code, standard output and standard error of `python -m engine paper`: the
+    uniform policy's mean hand length at 2-6 players against the research simulator's;
+    exit 1 when a count is more than 1% away."""
+    from engine.paper import HANDS, report, reproduce
+
+    if args.jobs < 1:
+        return EXIT_SYNTAX, "", "--jobs needs at least 1 process.\n"
+    if args.hands is not None and args.hands < 2:
+        return EXIT_SYNTAX, "", "paper needs at least 2 hands per player count.\n"
+    rows = reproduce(HANDS if args.hands is None else args.hands, seed=args.seed, jobs=args.jobs)
+    code = EXIT_OK if all(row.passed for row in rows) else EXIT_RULE
+    if args.json:
+        return code, json.dumps([row.to_json() for row in rows]) + "\n", ""
+    return code, report(rows), ""
 
 
 # The columns of `stats`: heading, then how a player's figures give it.

@@ -1,26 +1,36 @@
-"""A table simulator: real shuffled cards, a random legal policy, public lines only.
+"""A table simulator: real shuffled cards, a legal policy, public lines only.
 
 The simulator holds the true cards (draw pile, discard pile, hands, set-aside
-hands). Each turn it asks the engine what is legal, picks a play the true hand
-allows, moves the true cards itself, and feeds the engine only the table-record
-line a player would say. After every line the engine's counts must equal the
-true counts: a difference is a mismatch, reported, never hidden.
+hands). Each turn it asks the engine what is legal, lets its policy (engine/policies.py:
+"table", "uniform", "strategic") pick among what the true hand allows, moves the true
+cards itself, and feeds the engine only the table-record line a player would say. After
+every line the engine's counts must equal the true counts: a difference is a mismatch,
+reported, never hidden.
+
+A hand's length is counted in turns, as the research simulator the project is checked
+against counts them: one per action (a play, a take, a draw and the play after it, a
+roulette's reveal); a skipped player gets none. The start card is a number card: an
+action or wild card turned up goes back into the deck (the research simulator leaves it
+in the discard pile instead).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.cards import Card, Color, Face, full_deck
+from engine.cards import Card, Face, full_deck
 from engine.errors import EngineError
 from engine.game import Game
+from engine.legal import judge
+from engine.policies import POLICIES as POLICIES  # the names, as the lab and the app ask for them
+from engine.policies import make
 from engine.rules import OFFICIAL, HouseRules
 from engine.state import KNOCKOUT_POINTS
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
-POLICIES = ("table",)  # how the simulated players choose: see the module's text
 MAX_TURNS_PER_HAND = 5_000  # without Mercy, random play can pile up cards forever
 
 
@@ -32,7 +42,8 @@ class Stats:
     turns: int = 0
     knockouts: int = 0
     reshuffles: int = 0
-    biggest_stack: int = 0
+    biggest_stack: int = 0  # the size of the biggest stack taken
+    biggest_stack_drawn: int = 0  # the most cards drawn for one stack (Mercy caps them)
     stacks_taken: int = 0
     uno_catches: int = 0
     unfinished_hands: int = 0
@@ -50,6 +61,7 @@ class Stats:
             "knockouts_per_hand": round(self.knockouts / max(self.hands, 1), 3),
             "reshuffles": self.reshuffles,
             "biggest_stack_taken": self.biggest_stack,
+            "most_cards_drawn_for_a_stack": self.biggest_stack_drawn,
             "stacks_taken": self.stacks_taken,
             "uno_catches": self.uno_catches,
             "unfinished_hands": self.unfinished_hands,
@@ -115,13 +127,22 @@ class Simulation:
         catch_rate: float = 0.6,
         stack_rate: float = 0.85,
         policy: str = "table",
+        seat_policies: Sequence[str] | None = None,
     ) -> None:
-        if policy not in POLICIES:
-            raise ValueError(f"no policy {policy!r}: choose one of {', '.join(POLICIES)}")
+        """`policy` is how every simulated player chooses; `seat_policies` (one name per
+        seat) seats players of different policies at one table, for a head-to-head."""
+        names = list(seat_policies) if seat_policies is not None else [policy] * players
+        for name in {policy, *names}:
+            if name not in POLICIES:
+                raise ValueError(f"no policy {name!r}: choose one of {', '.join(POLICIES)}")
+        if len(names) != players:
+            raise ValueError(f"{players} players need {players} seat policies, not {len(names)}")
         self.rng = random.Random(seed)
         self.names = NAMES[:players]
         self.rules = rules
-        self.uno_call_rate, self.catch_rate, self.stack_rate = uno_call_rate, catch_rate, stack_rate
+        rates = {"uno_call_rate": uno_call_rate, "catch_rate": catch_rate, "stack_rate": stack_rate}
+        made = {name: make(name, self.rng, **rates) for name in dict.fromkeys(names)}
+        self.policies = [made[name] for name in names]  # each seat's, sharing one generator
         self.stats = Stats()
         self.truth = Truth()  # over the hands that ended
         self._hand_truth = Truth()
@@ -275,28 +296,35 @@ class Simulation:
     def _take_turn(self) -> None:
         s = self.game.state
         seat, name = s.turn, self.names[s.turn]
-        legal = self.game.legal_actions()
         hand = self.hands[seat]
-        playable = [c for c in hand if c in legal.cards]
+        allowed = self.game.legal_actions().cards  # once: the property computes it anew
+        playable = [c for c in hand if c in allowed]
         if s.facing == "roulette":
             self._roulette(seat)
         elif s.facing == "stack":
-            if playable and self.rng.random() < self.stack_rate:
-                self._play(seat, self.rng.choice(playable), prefix="")
+            card = self.policies[seat].answer_stack(s, hand, playable)
+            if card is not None:
+                self._play(seat, card, prefix="")
             else:
                 total = s.stack_total
                 self._hand_biggest_stack = max(self._hand_biggest_stack, total)
                 self._took(seat, total)
                 drawn = self._give(seat, total, self._pending_by)
                 self.stats.stacks_taken += 1
-                self.stats.biggest_stack = max(self.stats.biggest_stack, drawn)
+                self.stats.biggest_stack = max(self.stats.biggest_stack, total)
+                self.stats.biggest_stack_drawn = max(self.stats.biggest_stack_drawn, drawn)
                 self.say(f"{name}: take")
         elif playable:
-            self._play(seat, self.rng.choice(playable), prefix="")
+            self._play(seat, self.policies[seat].play(s, hand, playable), prefix="")
         else:
-            self._draw_until_playable(seat, legal.cards)
+            self._draw_until_playable(seat)
 
-    def _draw_until_playable(self, seat: int, allowed: frozenset[Card]) -> None:
+    def _draw_until_playable(self, seat: int) -> None:
+        """Nothing to play: draw until a card plays (draw=until) or one card (draw=one).
+        Each drawn card is judged by the rules on the top card as it is; not by the
+        kinds the engine allowed before the draw, which leave out kinds whose every
+        copy was in the discard pile: a reshuffle during the draw brings them back."""
+        s = self.game.state
         name, hand = self.names[seat], self.hands[seat]
         drawn = 0
         while True:
@@ -307,8 +335,8 @@ class Simulation:
             drawn += 1
             if len(hand) >= self._limit():
                 break
-            if card in allowed:
-                if self.rules.draw == "one" and self.rng.random() < 0.2:
+            if judge(card, "play", s.top, s.color, 0) is None:
+                if self.rules.draw == "one" and not self.policies[seat].play_drawn(s, hand, card):
                     break  # may keep it
                 self._play(seat, card, prefix=f"draw {drawn}, ")
                 return
@@ -330,10 +358,10 @@ class Simulation:
             if extra:
                 text += f" discard {len(extra)}"
         if card.wild and card.face is not Face.WILD_ROULETTE:
-            text += f" {self._favourite_color(hand)}"
+            text += f" {self.policies[seat].wild_color(hand)}"
         swap_with: int | None = None
         if card.number == 7 and self.rules.seven and hand:
-            swap_with = self.rng.choice([i for i in s.active if i != seat])
+            swap_with = self.policies[seat].swap_partner(s, [i for i in s.active if i != seat])
             text += f" swap {self.names[swap_with]}"
         self.discard += extra
         self.discard.append(card)
@@ -362,14 +390,8 @@ class Simulation:
             seat = (seat + direction) % n
         return seat
 
-    def _favourite_color(self, hand: list[Card]) -> Color:
-        counts = Counter(c.color for c in hand if c.color is not None)
-        if not counts:
-            return self.rng.choice(list(Color))
-        return max(Color, key=lambda color: (counts[color], self.rng.random()))
-
     def _roulette(self, seat: int) -> None:
-        color = self._favourite_color(self.hands[seat])
+        color = self.policies[seat].roulette_color(self.hands[seat])
         hand, revealed = self.hands[seat], 0
         while len(hand) < self._limit():
             card = self._draw_one()
@@ -387,10 +409,10 @@ class Simulation:
     def _uno_moment(self) -> None:
         """Whoever just got down to one card calls UNO, or is caught, or gets away."""
         for seat in sorted(self.game.state.uno_open):
-            if self.rng.random() < self.uno_call_rate:
+            catcher = self.policies[seat].uno(seat, len(self.names))
+            if catcher == -1:
                 self.say(f"{self.names[seat]}: uno")
-            elif self.rng.random() < self.catch_rate:
-                catcher = self.rng.choice([i for i in range(len(self.names)) if i != seat])
+            elif catcher is not None:
                 self._give(seat, 2, catcher)
                 self._hand_truth.catches[self.names[catcher]] += 1
                 self._hand_truth.uno_missed[self.names[seat]] += 1
