@@ -15,7 +15,6 @@ Starting runs is rate-limited per client address (companion/limits.py).
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import secrets
@@ -35,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from companion.models import LAB_RUNS, new_token, now
 from engine import HouseRules
 from engine.lab import Comparison
+from engine.policies import explain as explain_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS = {"LAB_MAX_HANDS": 20_000, "LAB_MAX_RUNNING": 1, "LAB_JOBS": 1, "LAB_STALE_SECONDS": 30}
@@ -44,15 +44,9 @@ MIN_HANDS = 100  # fewer say nothing a table could trust
 DATABASE_VARIABLE = "COMPANION_LAB_DATABASE_URL"
 
 
-def policy_explanation(policy: str) -> str | None:
-    """A policy in plain language, from the engine (engine.policies.explain, when the
-    engine has it); None while it has not. The one place the app asks."""
-    try:
-        module = importlib.import_module("engine.policies")
-    except ImportError:
-        return None
-    explain = getattr(module, "explain", None)
-    return str(explain(policy)) if callable(explain) else None
+def policy_explanation(policy: str) -> str:
+    """A policy in plain language, in the current language (the engine says it)."""
+    return explain_policy(policy)
 
 
 @dataclass(frozen=True, slots=True)
