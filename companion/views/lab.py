@@ -92,16 +92,7 @@ def run(token: str) -> str:
     result = lab_charts.result(comparison) if comparison is not None else None
     if request.headers.get("HX-Request"):
         return render_template("partials/lab_run.html", run=found, result=result)
-    link = share_url("lab.run", token)
-    return render_template(
-        "lab_run.html",
-        run=found,
-        result=result,
-        link=link,
-        qr=qr_svg(link),
-        explanation=policy_explanation(found.settings.policy),
-        busy=None,
-    )
+    return _run_page(found, result)
 
 
 @bp.post("/lab/<token>/again")
@@ -110,14 +101,20 @@ def again(token: str) -> Response | tuple[str, int]:
     found = _run(token)
     outcome = current_lab().start(found.settings)
     if isinstance(outcome, Busy):
-        link = share_url("lab.run", token)
-        return render_template(
-            "lab_run.html",
-            run=found,
-            result=None,
-            link=link,
-            qr=qr_svg(link),
-            explanation=policy_explanation(found.settings.policy),
-            busy=outcome.running,
-        ), 409
+        return _run_page(found, None, busy=outcome.running), 409
     return _started(outcome)
+
+
+def _run_page(found: LabRun, result: lab_charts.Result | None, busy: str | None = None) -> str:
+    """The run's whole page: its part, its share link and QR code, and (when a start was
+    refused) the run that holds the lab."""
+    link = share_url("lab.run", found.token)
+    return render_template(
+        "lab_run.html",
+        run=found,
+        result=result,
+        link=link,
+        qr=qr_svg(link),
+        explanation=policy_explanation(found.settings.policy),
+        busy=busy,
+    )
