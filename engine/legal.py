@@ -68,10 +68,16 @@ def _allowed(facing: Facing, top: Card | None, color: Color | None, needed: int)
     return frozenset(c for c in ALL_CARDS if judge(c, facing, top, color, needed) is None)
 
 
-def allowed_cards(state: State) -> frozenset[Card]:
-    """The kinds of card the player whose turn it is could put on the pile now."""
+def _matching(state: State) -> frozenset[Card]:
+    """The kinds of card that go on the pile now, by the top card and the stack alone."""
     needed = needed_to_stack(state) if state.facing == "stack" else 0
-    cards = _allowed(state.facing, state.top, state.color, needed)
+    return _allowed(state.facing, state.top, state.color, needed)
+
+
+def allowed_cards(state: State) -> frozenset[Card]:
+    """The kinds of card the player whose turn it is could put on the pile now: matching,
+    and not every copy already in the discard pile."""
+    cards = _matching(state)
     return cards - state.exhausted if state.exhausted else cards
 
 
@@ -209,8 +215,6 @@ def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | No
             ),
             "roulette",
         )
-    if card in allowed_cards(state):
-        return None
     if card in state.exhausted:
         return CardCountError(
             _(
@@ -221,6 +225,8 @@ def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | No
                 copies=card.copies,
             )
         )
+    if card in _matching(state):
+        return None
     needed = needed_to_stack(state) if state.facing == "stack" else 0
     reason = judge(card, state.facing, state.top, state.color, needed)
     total = state.stack_total

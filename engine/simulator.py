@@ -3,9 +3,10 @@
 The simulator holds the true cards (draw pile, discard pile, hands, set-aside
 hands). Each turn it asks the engine what is legal, lets its policy (engine/policies.py:
 "table", "uniform", "strategic") pick among what the true hand allows, moves the true
-cards itself, and feeds the engine only the table-record line a player would say. After
-every line the engine's counts must equal the true counts: a difference is a mismatch,
-reported, never hidden.
+cards itself, and feeds the engine only the table-record line a player would say (as a
+value, as the app hands a line over once parsed; tests replay its printed record as
+text). After every line the engine's counts must equal the true counts: a difference is
+a mismatch, reported, never hidden.
 
 A hand's length is counted in turns, as the research simulator the project is checked
 against counts them: one per action (a play, a take, a draw and the play after it, a
@@ -24,11 +25,25 @@ from dataclasses import dataclass, field
 from engine.cards import Card, Face, full_deck
 from engine.errors import EngineError
 from engine.game import Game
-from engine.legal import judge
+from engine.legal import allowed_cards, judge
+from engine.notation import (
+    Action,
+    ActionLine,
+    CallUno,
+    Catch,
+    Draw,
+    HandLine,
+    Line,
+    Play,
+    Reveal,
+    Roulette,
+    StartLine,
+    Take,
+)
 from engine.policies import POLICIES as POLICIES  # the names, as the lab and the app ask for them
 from engine.policies import make
 from engine.rules import OFFICIAL, HouseRules
-from engine.state import KNOCKOUT_POINTS
+from engine.state import KNOCKOUT_POINTS, State
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 MAX_TURNS_PER_HAND = 5_000  # without Mercy, random play can pile up cards forever
@@ -140,6 +155,7 @@ class Simulation:
         self.rng = random.Random(seed)
         self.names = NAMES[:players]
         self.rules = rules
+        self._limit = rules.mercy if rules.mercy is not None else 1 << 30  # Mercy (none: never)
         rates = {"uno_call_rate": uno_call_rate, "catch_rate": catch_rate, "stack_rate": stack_rate}
         made = {name: make(name, self.rng, **rates) for name in dict.fromkeys(names)}
         self.policies = [made[name] for name in names]  # each seat's, sharing one generator
@@ -149,14 +165,15 @@ class Simulation:
         self._knocked: list[int] = []  # this hand, truly
         self._pending_by: int | None = None  # who played the stack's last card, the roulette
         self._hand_biggest_stack = 0
-        self.game = self._new_match()
+        self._new_match()
         self.draw: list[Card] = []
         self.discard: list[Card] = []
         self.hands: list[list[Card]] = []
         self.aside: list[Card] = []
 
-    def _new_match(self) -> Game:
-        return Game(self.names, rules=self.rules)
+    def _new_match(self) -> None:
+        self.game = Game(self.names, rules=self.rules)
+        self.state = self.game.state  # the engine's state after the last line said
 
     # ------------------------------------------------------------ driving
 
@@ -166,16 +183,16 @@ class Simulation:
         return self.stats
 
     def play_hand(self) -> HandOutcome:
-        state = self.game.state
+        state = self.state
         if state.status == "match_over" or (state.status == "playing" and state.started):
-            self.game = self._new_match()  # the match is won, or its last hand never ended
+            self._new_match()  # the match is won, or its last hand never ended
         elif state.status == "hand_over":
             self.hands = []  # dealt anew below
-            self.say(f"hand: {state.hand + 1}")
+            self.say(HandLine(state.hand + 1))
         self._deal()
-        turns, reshuffles, first = 0, self.game.state.reshuffles, self.game.state.turn
+        turns, reshuffles, first = 0, self.state.reshuffles, self.state.turn
         self._hand_biggest_stack = 0
-        while self.game.state.status == "playing":
+        while self.state.status == "playing":
             if turns == MAX_TURNS_PER_HAND:
                 self.stats.unfinished_hands += 1
                 return self._outcome(turns, reshuffles, first, finished=False)
@@ -188,13 +205,13 @@ class Simulation:
         self.stats.hands += 1
         self.stats.turns += turns
         self.stats.turns_per_hand.append(turns)
-        self.stats.knockouts += len(self.game.state.out)
-        if self.game.state.status == "match_over":
+        self.stats.knockouts += len(self.state.out)
+        if self.state.status == "match_over":
             self.stats.matches += 1
         return self._outcome(turns, reshuffles, first, finished=True)
 
     def _outcome(self, turns: int, reshuffles: int, first: int, *, finished: bool) -> HandOutcome:
-        s = self.game.state
+        s = self.state
         return HandOutcome(
             turns=turns,
             finished=finished,
@@ -206,22 +223,27 @@ class Simulation:
             match_hands=s.hand if s.status == "match_over" else None,
         )
 
-    def say(self, line: str) -> None:
-        """Feed one public line to the engine and compare its counts with the truth."""
-        before = self.game.state.reshuffles
+    def act(self, seat: int, action: Action) -> None:
+        """`seat`'s action, said as a line."""
+        self.say(ActionLine(self.names[seat], action))
+
+    def say(self, line: Line) -> None:
+        """Feed one public line to the engine and compare its counts with the truth. The
+        simulator hands the engine the line itself, as the app does after parsing: its text
+        is only printed (a mismatch, the record)."""
+        before = self.state.reshuffles
         try:
-            self.game.apply(line)
+            s = self.state = self.game.apply(line)
         except EngineError as exc:
             self._mismatch(f"the engine refused '{line}': [{exc.rule}] {exc.message}")
             raise
         self.stats.lines += 1
-        self.stats.reshuffles += self.game.state.reshuffles - before
-        self._compare(line)
+        self.stats.reshuffles += s.reshuffles - before
+        self._compare(line, s)
 
-    def _compare(self, line: str) -> None:
+    def _compare(self, line: Line, s: State) -> None:
         if not self.hands:
             return
-        s = self.game.state
         true_hands = [len(h) for h in self.hands]
         if (
             s.draw_pile == len(self.draw)
@@ -243,7 +265,7 @@ class Simulation:
     def _mismatch(self, text: str) -> None:
         self.stats.mismatches += 1
         if not self.stats.first_mismatch:
-            self.stats.first_mismatch = f"hand {self.game.state.hand}: {text}"
+            self.stats.first_mismatch = f"hand {self.state.hand}: {text}"
 
     # ------------------------------------------------------------ the cards
 
@@ -261,7 +283,7 @@ class Simulation:
             self.draw.insert(self.rng.randrange(len(self.draw)), self.draw.pop())
         start = self.draw.pop()
         self.discard.append(start)
-        self.say(f"start: {start}")
+        self.say(StartLine(start))
 
     def _draw_one(self) -> Card | None:
         if not self.draw:
@@ -273,14 +295,11 @@ class Simulation:
             self.discard, self.aside = [top], []
         return self.draw.pop()
 
-    def _limit(self) -> int:
-        return self.rules.mercy if self.rules.mercy is not None else 1 << 30
-
     def _give(self, seat: int, count: int, by: int | None) -> int:
         """Draw up to `count` cards into a hand, stopping at the Mercy limit, because of
         `by`'s card (None: nobody's). Returns how many were drawn."""
         drawn = 0
-        while drawn < count and len(self.hands[seat]) < self._limit():
+        while drawn < count and len(self.hands[seat]) < self._limit:
             card = self._draw_one()
             if card is None:
                 break
@@ -290,7 +309,7 @@ class Simulation:
         return drawn
 
     def _knock_out_if_over(self, seat: int, by: int | None) -> None:
-        if len(self.hands[seat]) >= self._limit():
+        if len(self.hands[seat]) >= self._limit:
             self.aside += self.hands[seat]
             self.hands[seat] = []
             self._knocked.append(seat)
@@ -301,17 +320,18 @@ class Simulation:
     # ------------------------------------------------------------ a turn
 
     def _take_turn(self) -> None:
-        s = self.game.state
-        seat, name = s.turn, self.names[s.turn]
-        hand = self.hands[seat]
-        allowed = self.game.legal_actions().cards  # once: the property computes it anew
-        playable = [c for c in hand if c in allowed]
+        s = self.state
+        seat = s.turn
         if s.facing == "roulette":
             self._roulette(seat)
-        elif s.facing == "stack":
+            return
+        hand = self.hands[seat]
+        allowed = allowed_cards(s)  # the engine's: the kinds that play now, not yet exhausted
+        playable = [c for c in hand if c in allowed]
+        if s.facing == "stack":
             card = self.policies[seat].answer_stack(s, hand, playable)
             if card is not None:
-                self._play(seat, card, prefix="")
+                self._play(seat, card)
             else:
                 total = s.stack_total
                 self._hand_biggest_stack = max(self._hand_biggest_stack, total)
@@ -320,9 +340,9 @@ class Simulation:
                 self.stats.stacks_taken += 1
                 self.stats.biggest_stack = max(self.stats.biggest_stack, total)
                 self.stats.biggest_stack_drawn = max(self.stats.biggest_stack_drawn, drawn)
-                self.say(f"{name}: take")
+                self.act(seat, Take())
         elif playable:
-            self._play(seat, self.policies[seat].play(s, hand, playable), prefix="")
+            self._play(seat, self.policies[seat].play(s, hand, playable))
         else:
             self._draw_until_playable(seat)
 
@@ -331,8 +351,8 @@ class Simulation:
         Each drawn card is judged by the rules on the top card as it is; not by the
         kinds the engine allowed before the draw, which leave out kinds whose every
         copy was in the discard pile: a reshuffle during the draw brings them back."""
-        s = self.game.state
-        name, hand = self.names[seat], self.hands[seat]
+        s = self.state
+        hand = self.hands[seat]
         drawn = 0
         while True:
             card = self._draw_one()
@@ -340,36 +360,40 @@ class Simulation:
                 break
             hand.append(card)
             drawn += 1
-            if len(hand) >= self._limit():
+            if len(hand) >= self._limit:
                 break
             if judge(card, "play", s.top, s.color, 0) is None:
                 if self.rules.draw == "one" and not self.policies[seat].play_drawn(s, hand, card):
                     break  # may keep it
-                self._play(seat, card, prefix=f"draw {drawn}, ")
+                self._play(seat, card, drawn=drawn)
                 return
             if self.rules.draw == "one":
                 break
         self._knock_out_if_over(seat, None)
-        self.say(f"{name}: draw {drawn}")
+        self.act(seat, Draw(drawn))
 
-    def _play(self, seat: int, card: Card, prefix: str) -> None:
-        s = self.game.state
-        name, hand = self.names[seat], self.hands[seat]
+    def _play(self, seat: int, card: Card, drawn: int = 0) -> None:
+        """Play `card` from the hand (the last of `drawn` cards drawn, if any)."""
+        s = self.state
+        hand = self.hands[seat]
         hand.remove(card)
-        text = str(card)
         extra: list[Card] = []
         if card.face is Face.DISCARD_ALL:
             extra = [c for c in hand if c.color is card.color]
             for c in extra:
                 hand.remove(c)
-            if extra:
-                text += f" discard {len(extra)}"
+        color = None
         if card.wild and card.face is not Face.WILD_ROULETTE:
-            text += f" {self.policies[seat].wild_color(hand)}"
+            color = self.policies[seat].wild_color(hand)
         swap_with: int | None = None
         if card.number == 7 and self.rules.seven and hand:
             swap_with = self.policies[seat].swap_partner(s, [i for i in s.active if i != seat])
-            text += f" swap {self.names[swap_with]}"
+        play = Play(
+            card,
+            color=color,
+            swap=None if swap_with is None else self.names[swap_with],
+            discard=len(extra),
+        )
         self.discard += extra
         self.discard.append(card)
         if swap_with is not None:
@@ -388,7 +412,7 @@ class Simulation:
             self._give(victim, s.stack_total + card.draw, seat)
         elif hand and (card.draw or card.face is Face.WILD_ROULETTE):
             self._pending_by = seat
-        self.say(f"{name}: {prefix}{text}")
+        self.act(seat, Draw(drawn, play) if drawn else play)
 
     def _next_active(self, seat: int, direction: int, out: tuple[int, ...]) -> int:
         n = len(self.names)
@@ -400,7 +424,7 @@ class Simulation:
     def _roulette(self, seat: int) -> None:
         color = self.policies[seat].roulette_color(self.hands[seat])
         hand, revealed = self.hands[seat], 0
-        while len(hand) < self._limit():
+        while len(hand) < self._limit:
             card = self._draw_one()
             if card is None:
                 break
@@ -409,22 +433,22 @@ class Simulation:
             if card.color is color:
                 break
         self._knock_out_if_over(seat, self._pending_by)
-        self.say(f"{self.names[seat]}: roulette {color} {revealed}")
+        self.act(seat, Roulette(color, revealed))
 
     # ------------------------------------------------------------ UNO and the end
 
     def _uno_moment(self) -> None:
         """Whoever just got down to one card calls UNO, or is caught, or gets away."""
-        for seat in sorted(self.game.state.uno_open):
+        for seat in sorted(self.state.uno_open):
             catcher = self.policies[seat].uno(seat, len(self.names))
             if catcher == -1:
-                self.say(f"{self.names[seat]}: uno")
+                self.act(seat, CallUno())
             elif catcher is not None:
                 self._give(seat, 2, catcher)
                 self._hand_truth.catches[self.names[catcher]] += 1
                 self._hand_truth.uno_missed[self.names[seat]] += 1
                 self.stats.uno_catches += 1
-                self.say(f"{self.names[catcher]}: catch {self.names[seat]}")
+                self.act(catcher, Catch(self.names[seat]))
 
     def _took(self, seat: int, total: int) -> None:
         biggest = self._hand_truth.biggest_stack_taken
@@ -449,6 +473,6 @@ class Simulation:
         for name in self.game.legal_actions().revealers:
             cards = self.hands[self.names.index(name)]
             if self.rng.random() < 0.3:
-                self.say(f"{name}: reveals {sum(c.points for c in cards)}")
+                self.say(ActionLine(name, Reveal(points=sum(c.points for c in cards))))
             else:
-                self.say(f"{name}: reveals {' '.join(map(str, cards))}")
+                self.say(ActionLine(name, Reveal(cards=tuple(cards))))
