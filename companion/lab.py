@@ -183,7 +183,12 @@ class Lab:
         env[DATABASE_VARIABLE] = self.engine.url.render_as_string(hide_password=False)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         process = subprocess.Popen(
-            [sys.executable, "-m", "companion.lab_worker", token, "--jobs", str(self.jobs)],
+            [
+                *(sys.executable, "-m", "companion.lab_worker", token),
+                *("--jobs", str(self.jobs)),
+                # Five heartbeats in the time a run may go without one before it is stopped.
+                *("--beat", str(self.stale.total_seconds() / 5)),
+            ],
             env=env,
             cwd=ROOT,
             stdin=subprocess.DEVNULL,

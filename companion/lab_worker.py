@@ -2,8 +2,10 @@
 
 Started by `Lab.start` (companion/lab.py) in a process of its own, never in a web
 request. It lowers its own priority (the tables come first), runs engine.lab.compare
-on the run's settings, and writes to the run's row: hands done and a heartbeat at most
-every PROGRESS_EVERY seconds, then the result (or what went wrong) and frees its slot.
+on the run's settings, and writes to the run's row: a heartbeat every `--beat` seconds
+from a thread of its own (a chunk of hands may take longer than a web process waits
+before it counts the run as stopped), the hands done at most every PROGRESS_EVERY
+seconds, then the result (or what went wrong), and frees its slot.
 The database is named by the environment (COMPANION_LAB_DATABASE_URL), never on the
 command line.
 """
@@ -15,11 +17,13 @@ import contextlib
 import json
 import os
 import sys
+import threading
 import time
 import traceback
+from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, select, update
+from sqlalchemy import ColumnElement, Engine, create_engine, select, update
 
 from companion.lab import DATABASE_VARIABLE
 from companion.models import LAB_RUNS, now
@@ -34,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.lab_worker")
     parser.add_argument("token")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--beat", type=float, default=5.0, help="seconds between heartbeats")
     args = parser.parse_args(argv)
     url = os.environ.get(DATABASE_VARIABLE)
     if not url:
@@ -46,12 +51,35 @@ def main(argv: list[str] | None = None) -> int:
         options["connect_args"] = {"timeout": 10}  # the web workers write too
     engine = create_engine(url, **options)
     try:
-        return play(engine, args.token, args.jobs)
+        return play(engine, args.token, args.jobs, args.beat)
     finally:
         engine.dispose()
 
 
-def play(engine: Engine, token: str, jobs: int) -> int:
+@contextlib.contextmanager
+def beating(engine: Engine, this_run: ColumnElement[bool], every: float) -> Iterator[None]:
+    """Write the run's heartbeat every `every` seconds while the block runs, whatever the
+    block is doing (a thread: the hands are played in this process or in others)."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(every):
+            try:
+                with engine.begin() as conn:
+                    conn.execute(update(LAB_RUNS).where(this_run).values(heartbeat_at=now()))
+            except Exception:  # a busy database: the next beat tries again
+                traceback.print_exc()
+
+    thread = threading.Thread(target=beat, name="lab heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def play(engine: Engine, token: str, jobs: int, beat: float = 5.0) -> int:
     with engine.connect() as conn:
         row = conn.execute(select(LAB_RUNS).where(LAB_RUNS.c.token == token)).first()
     if row is None or row.status != "running":
@@ -74,16 +102,17 @@ def play(engine: Engine, token: str, jobs: int) -> int:
             conn.execute(update(LAB_RUNS).where(this_run).values(done=done, heartbeat_at=now()))
 
     try:
-        comparison = compare(
-            HouseRules.parse(row.rules_a),
-            HouseRules.parse(row.rules_b),
-            players=row.players,
-            policy=row.policy,
-            hands=row.hands,
-            seed=row.seed,
-            jobs=jobs,
-            progress=progress,
-        )
+        with beating(engine, this_run, beat):
+            comparison = compare(
+                HouseRules.parse(row.rules_a),
+                HouseRules.parse(row.rules_b),
+                players=row.players,
+                policy=row.policy,
+                hands=row.hands,
+                seed=row.seed,
+                jobs=jobs,
+                progress=progress,
+            )
     except Exception as error:  # any: the row must say the run ended
         traceback.print_exc()
         with engine.begin() as conn:

@@ -42,8 +42,12 @@ class LabPhone:
         (form,) = self.tabletop.get(url).forms("/lab")
         return form.values()
 
-    def start(self, **changes: str) -> Page:
-        page = self.tabletop.post("/lab", data=self.form() | {"hands": SMALL} | changes)
+    def start(self, unchecked: tuple[str, ...] = (), **changes: str) -> Page:
+        """Post the form with `changes`; `unchecked` are the boxes the phone unticks."""
+        data = self.form() | {"hands": SMALL} | changes
+        for box in unchecked:
+            del data[box]
+        page = self.tabletop.post("/lab", data=data)
         if page.status == 303:
             self.started.append(self.token(page))
         return page
@@ -210,6 +214,23 @@ def test_a_run_whose_worker_is_gone_is_shown_stopped_and_starts_again(phone_with
     new = phone.token(again)
     phone.started.append(new)
     assert new != token and phone.run(new).settings == phone.run(token).settings
+
+
+def test_a_run_whose_chunk_outlasts_the_stale_time_is_not_shown_stopped(phone_with: Any) -> None:
+    """The heartbeat came once per chunk of hands: a chunk longer than LAB_STALE_SECONDS
+    (without Mercy, 250 two-player hands take seconds) showed a live run stopped and freed
+    its slot for a second run."""
+    phone = phone_with(LAB_MAX_RUNNING=1, LAB_STALE_SECONDS=1)
+    started = phone.start(players="2", hands="250", unchecked=("a-mercy_on", "b-mercy_on"))
+    token = phone.token(started)
+    end = time.monotonic() + 3
+    while time.monotonic() < end:
+        part = phone.tabletop.get(f"/lab/{token}", headers=HX)
+        assert part.doc.find("progress") is not None, part.text
+        time.sleep(0.25)
+    run = phone.run(token)
+    assert run.status == "running" and run.done == 0  # still in its first chunk
+    assert phone.start().status == 409  # its slot still held
 
 
 def test_a_second_run_while_one_goes_is_refused_with_a_link_to_it(phone_with: Any) -> None:
