@@ -52,7 +52,7 @@ from engine.names import TYPED_NAME_LENGTH, name_key, name_problems, tidy_name
 from engine.rules import MERCY_RANGE, TARGET_RANGE
 
 
-def options(pairs: Iterable[tuple[str, str]]) -> list[SelectChoice]:
+def options(pairs: Iterable[tuple[str, str | LazyString]]) -> list[SelectChoice]:
     """(value, label) pairs as WTForms choices."""
     return [SelectChoice(value, label) for value, label in pairs]
 

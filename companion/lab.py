@@ -35,6 +35,7 @@ from companion.models import LAB_RUNS, new_token, now
 from engine import HouseRules
 from engine.lab import Comparison
 from engine.policies import explain as explain_policy
+from engine.policies import title as title_of_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS = {"LAB_MAX_HANDS": 20_000, "LAB_MAX_RUNNING": 1, "LAB_JOBS": 1, "LAB_STALE_SECONDS": 30}
@@ -42,6 +43,11 @@ MIN_HANDS = 100  # fewer say nothing a table could trust
 # The worker's environment: where the database is (never on its command line, which
 # every user of the machine can read).
 DATABASE_VARIABLE = "COMPANION_LAB_DATABASE_URL"
+
+
+def policy_title(policy: str) -> str:
+    """A policy's name, in the current language (the engine says it)."""
+    return title_of_policy(policy)
 
 
 def policy_explanation(policy: str) -> str:

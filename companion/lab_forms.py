@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import LazyString, lazy_gettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import Form, FormField, IntegerField, RadioField
 from wtforms.validators import InputRequired, NumberRange
 
 from companion.forms import FROM_TO, NewMatchForm, options, refuse
-from companion.lab import MIN_HANDS, Settings
+from companion.lab import MIN_HANDS, Settings, policy_title
 from engine import OFFICIAL, HouseRules
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.simulator import POLICIES
@@ -81,6 +81,11 @@ class RuleSetForm(Form):
             self[name].data = value
 
 
+def _title(policy: str) -> LazyString:
+    """A policy's name in the language of the page it is shown on (the engine says it)."""
+    return LazyString(lambda: policy_title(policy))
+
+
 class LabForm(FlaskForm):  # type: ignore[misc]
     a = FormField(RuleSetForm, lazy_gettext("Rule set A"))
     b = FormField(RuleSetForm, lazy_gettext("Rule set B"))
@@ -94,7 +99,7 @@ class LabForm(FlaskForm):  # type: ignore[misc]
     )
     policy = RadioField(
         lazy_gettext("How the simulated players play"),
-        choices=options((name, name) for name in POLICIES),
+        choices=options((name, _title(name)) for name in POLICIES),
         default=POLICIES[0],
     )
     hands = IntegerField(

@@ -6,7 +6,8 @@ offered only what the engine allows (the playable cards of the hand, the stackab
 ones, the players one may swap with). Every table plays one policy; its random choices
 come from the simulation's own generator, so a seed gives the same hands again.
 
-Three policies, by name (`POLICIES`, `explain(name)` in the current language):
+Three policies, by name (`POLICIES`; `title(name)` and `explain(name)` in the current
+language):
 
 - **table** (the default): a loose, human-looking table, the simulator's original
   behaviour, kept draw for draw so that a seed still gives the same record. It picks a
@@ -219,40 +220,49 @@ _POLICIES: Final[dict[str, type[Policy]]] = {
 }
 POLICIES: Final = tuple(_POLICIES)
 
+_TITLES: Final = {"table": N_("Table"), "uniform": N_("Uniform"), "strategic": N_("Strategic")}
 _EXPLANATIONS: Final = {
     "table": N_(
-        "Table: a loose, human-looking table. Any playable card at random (a card held "
-        "twice is twice as likely), a stack answered 17 times in 20 when possible, the "
-        "colour held most named, UNO called 7 times in 10 and a missed call caught 6 "
-        "times in 10."
+        "A loose, human-looking table. Any playable card at random (a card held twice is "
+        "twice as likely), a stack answered 17 times in 20 when possible, the colour held "
+        "most named, UNO called 7 times in 10 and a missed call caught 6 times in 10."
     ),
     "uniform": N_(
-        "Uniform: the random players of the published research simulator. Every distinct "
-        "playable card equally likely; facing a stack, every card that stacks and taking "
-        "equally likely; colours and swap partners at random; UNO always called. With "
-        "nothing to play, draw until a card plays, and play it."
+        "The random players of the published research simulator. Every distinct playable "
+        "card equally likely; facing a stack, every card that stacks and taking equally "
+        "likely; colours and swap partners at random; UNO always called. With nothing to "
+        "play, draw until a card plays, and play it."
     ),
     "strategic": N_(
-        "Strategic: careful players. Stack whenever possible with the smallest Draw card "
-        "that answers; otherwise shed the most points, keeping wilds for last; name the "
-        "colour held most; swap a 7 with the smallest hand; name the colour held fewest "
-        "of for a Colour Roulette; always call UNO and catch a missed call."
+        "Careful players. Stack whenever possible with the smallest Draw card that answers; "
+        "otherwise shed the most points, keeping wilds for last; name the colour held "
+        "most; swap a 7 with the smallest hand; name the colour held fewest of for a Colour "
+        "Roulette; always call UNO and catch a missed call."
     ),
 }
 
 
+def title(name: str) -> str:
+    """The policy `name` as a screen calls it, in the current language."""
+    _check(name)
+    return _(_TITLES[name])
+
+
 def explain(name: str) -> str:
     """What the policy `name` does, in plain words and the current language."""
-    if name not in _EXPLANATIONS:
-        raise ValueError(f"no policy {name!r}: choose one of {', '.join(POLICIES)}")
+    _check(name)
     return _(_EXPLANATIONS[name])
+
+
+def _check(name: str) -> None:
+    if name not in _POLICIES:
+        raise ValueError(f"no policy {name!r}: choose one of {', '.join(POLICIES)}")
 
 
 def make(name: str, rng: random.Random, **table_rates: float) -> Policy:
     """The policy `name`, drawing its random choices from `rng`. `table_rates` tune the
     table policy (uno_call_rate, catch_rate, stack_rate); other policies have none."""
-    if name not in _POLICIES:
-        raise ValueError(f"no policy {name!r}: choose one of {', '.join(POLICIES)}")
+    _check(name)
     if name == "table":
         return TablePolicy(rng, **table_rates)
     return _POLICIES[name](rng)

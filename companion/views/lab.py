@@ -10,7 +10,15 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion import access, lab_charts
-from companion.lab import MIN_HANDS, Busy, LabRun, Started, current_lab, policy_explanation
+from companion.lab import (
+    MIN_HANDS,
+    Busy,
+    LabRun,
+    Started,
+    current_lab,
+    policy_explanation,
+    policy_title,
+)
 from companion.lab_forms import HANDS_STEP, LabForm
 from companion.store import current_store
 from companion.views.main import SEATS
@@ -115,6 +123,7 @@ def _run_page(found: LabRun, result: lab_charts.Result | None, busy: str | None 
         result=result,
         link=link,
         qr=qr_svg(link),
+        policy=policy_title(found.settings.policy),
         explanation=policy_explanation(found.settings.policy),
         busy=busy,
     )

@@ -116,6 +116,22 @@ def test_the_form_offers_two_rule_sets_players_policy_and_hands(phone: LabPhone)
     assert page.doc.one("input", name="hands")["max"] == "20000"
 
 
+def test_the_policies_are_named_and_explained_in_the_phones_language(phone: LabPhone) -> None:
+    """The policies' names were shown as the engine's identifiers (uniform) in every
+    language, beside explanations that were translated."""
+    german = {"Accept-Language": "de"}
+    page = phone.tabletop.get("/lab", headers=german)
+    labels = [label.text.strip() for label in page.doc.find_all("label", cls="choice")]
+    assert labels[-3:] == ["Tisch", "Gleichverteilt", "Strategisch"]
+    help_ = page.by_id(page.doc.one("input", name="policy", value="uniform")["aria-describedby"])
+    assert help_ is not None and help_.text.startswith("Die Zufallsspieler")
+    token = phone.token(phone.start(policy="uniform"))
+    run_page = phone.tabletop.get(f"/lab/{token}", headers=german).doc
+    policy = run_page.one("details", cls="lab-policy")  # folded: the result comes first
+    assert policy.find("summary").text == "Gleichverteilt" and policy.get("open") is None
+    assert policy.find("p").text.startswith("Die Zufallsspieler")
+
+
 @pytest.mark.parametrize(
     ("changes", "field"),
     [

@@ -18,7 +18,7 @@ from engine.__main__ import main
 from engine.cards import Card, Color
 from engine.i18n import language
 from engine.paper import PAPER, Row, report
-from engine.policies import POLICIES, UniformPolicy, explain, make
+from engine.policies import POLICIES, UniformPolicy, explain, make, title
 from engine.simulator import Simulation
 
 R5, B7, R2, B4 = (Card.parse(code) for code in ("R5", "B7", "R+2", "B+4"))
@@ -145,12 +145,15 @@ def test_strategic_players_beat_uniform_ones_head_to_head() -> None:
 def test_every_policy_is_explained_in_every_language() -> None:
     assert POLICIES == ("table", "uniform", "strategic")
     for name in POLICIES:
-        english = explain(name)
-        assert english.lower().startswith(name)
+        english = title(name), explain(name)
+        assert english[0].lower() == name
         with language("fr"):
-            assert explain(name) != english
+            assert title(name) != english[0] or name == "table"  # "Table" in French too
+            assert explain(name) != english[1]
     with pytest.raises(ValueError, match="no policy"):
         explain("greedy")
+    with pytest.raises(ValueError, match="no policy"):
+        title("greedy")
 
 
 # ---------------------------------------------------------------- the bug and the statistic
