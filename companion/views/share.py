@@ -73,7 +73,8 @@ def qr_svg(url: str) -> Markup | None:
         code = segno.make(url, error="m")
     except segno.DataOverflowError:
         return None
-    return Markup(code.svg_inline(scale=5, dark="#000", light="#fff", border=2))
+    # A viewBox, not a width and height: the stylesheet sizes it, and the code scales.
+    return Markup(code.svg_inline(scale=5, dark="#000", light="#fff", border=2, omitsize=True))
 
 
 Link = tuple[str, str, str, str, Markup | None]  # title, help, QR label, URL, QR code
