@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 
 from companion.models import LAB_RUNS, new_token, now
 from engine import HouseRules
-from engine.lab import Comparison
+from engine.lab import Comparison, command_line
 from engine.policies import explain as explain_policy
 from engine.policies import title as title_of_policy
 
@@ -86,6 +86,14 @@ class LabRun:
     @property
     def running(self) -> bool:
         return self.status == "running" and not self.stopped
+
+    @property
+    def command(self) -> str:
+        """The command line that gives the same figures on a computer (the seed shown)."""
+        s = self.settings
+        return command_line(
+            s.a, s.b, players=s.players, policy=s.policy, hands=s.hands, seed=self.seed
+        )
 
     def comparison(self) -> Comparison | None:
         """The result (its sentences in the language of the request that reads it)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import gc
 import math
+import shlex
 import statistics
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -484,6 +485,20 @@ def _show_difference(key: str, e: Estimate) -> str:
     if key.endswith("_share"):
         return f"{e.value * 100:+.1f}% ({e.low * 100:+.1f} to {e.high * 100:+.1f})"
     return f"{e.value:+.2f} ({e.low:+.2f} to {e.high:+.2f})"
+
+
+def command_line(
+    a: HouseRules, b: HouseRules, *, players: int, policy: str, hands: int, seed: int
+) -> str:
+    """The command that plays the same comparison again, figure for figure (whatever
+    --jobs), from the project's checkout."""
+    return shlex.join(
+        [
+            *("python", "-m", "engine", "lab", "--players", str(players)),
+            *("--a", str(a), "--b", str(b), "--hands", str(hands)),
+            *("--policy", policy, "--seed", str(seed)),
+        ]
+    )
 
 
 def compare(

@@ -6,9 +6,14 @@ house rules prefilled, and the migration up and down."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import shlex
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
@@ -196,6 +201,24 @@ def test_a_run_starts_at_once_runs_in_a_worker_and_shows_its_result(phone: LabPh
         assert chart.find("title") is not None
         assert chart.find("pattern") is not None  # B hatched, not colour alone
     assert phone.run(token).status == "done"
+
+
+def test_a_run_shows_the_command_line_that_gives_its_figures_again(phone: LabPhone) -> None:
+    token = phone.token(phone.start(**{"b-mercy": "30", "policy": "uniform"}))
+    page = phone.wait(token)
+    run = phone.run(token)
+    command = shlex.split(page.doc.one("details", cls="lab-command").find("code").text)
+    assert command[:4] == ["python", "-m", "engine", "lab"] and str(run.seed) in command
+    checkout = Path(__file__).resolve().parents[2]
+    again = subprocess.run(
+        [sys.executable, *command[1:], "--json", "--jobs", "2"],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert run.result is not None
+    assert json.loads(again.stdout) == json.loads(run.result)
 
 
 def test_the_progress_part_is_what_htmx_polls_while_a_run_goes(phone: LabPhone) -> None:
