@@ -32,13 +32,14 @@ from engine.lab import compare
 
 PROGRESS_EVERY = 0.5  # seconds between two writes of the progress
 NICENESS = 10  # below the web workers
+BEAT = 5.0  # seconds between two heartbeats, unless the app says (--beat)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.lab_worker")
     parser.add_argument("token")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--beat", type=float, default=5.0, help="seconds between heartbeats")
+    parser.add_argument("--beat", type=float, default=BEAT, help="seconds between heartbeats")
     args = parser.parse_args(argv)
     url = os.environ.get(DATABASE_VARIABLE)
     if not url:
@@ -79,7 +80,7 @@ def beating(engine: Engine, this_run: ColumnElement[bool], every: float) -> Iter
         thread.join()
 
 
-def play(engine: Engine, token: str, jobs: int, beat: float = 5.0) -> int:
+def play(engine: Engine, token: str, jobs: int, beat: float = BEAT) -> int:
     with engine.connect() as conn:
         row = conn.execute(select(LAB_RUNS).where(LAB_RUNS.c.token == token)).first()
     if row is None or row.status != "running":
