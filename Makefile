@@ -48,9 +48,11 @@ lint: $(STAMP)
 # Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
 # (.ci/run starts a throwaway one), the database-backed suites again on it: every app
 # test, and the browser tests where the database is at work under the screen (several
-# phones on one table, an answer lost after the server recorded it, a whole hand); the
-# other browser tests check the screen itself, the same on either database.
-PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py tests/browser/test_hand.py
+# phones on one table, an answer lost after the server recorded it, a whole hand, double
+# taps and the two-phone refresh race); the other browser tests check the screen itself,
+# the same on either database.
+PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py tests/browser/test_hand.py \
+	tests/browser/test_double_taps.py
 test: lint $(HTMX) chromium
 	$(VENV)/bin/pytest
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \

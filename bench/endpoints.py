@@ -38,6 +38,8 @@ def main() -> None:
     config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "x"}
     # The rate limiter runs, and is measured, at a rate this loop never reaches.
     config["RATELIMIT_WRITE"] = config["RATELIMIT_NEW_MATCH"] = "1000000 per minute"
+    # The tap guard judges each post (measured), without the wait a person needs.
+    config["TAP_SETTLE_MS"] = config["TAP_REFRESH_MS"] = "0"
     app = create_app(config)
     client = app.test_client()
     page = client.get("/new").get_data(as_text=True)
@@ -48,17 +50,19 @@ def main() -> None:
     form |= {f"players-{i}": name for i, name in enumerate(PLAYERS)}
     match_id = client.post("/new", data=form).headers["Location"].rsplit("/", 1)[1]
 
-    def shown() -> tuple[str, str]:
+    def shown() -> tuple[str, str, str]:
         html = client.get(f"/m/{match_id}", headers=HX).get_data(as_text=True)
         version = re.search(r'data-version="(\d+)"', html)
         last = re.search(r"last=(\d+)", html)
-        assert version is not None and last is not None
-        return version.group(1), last.group(1)
+        stamp = re.search(r'name="shown" value="([^"]+)"', html)
+        assert version is not None and last is not None and stamp is not None
+        return version.group(1), last.group(1), stamp.group(1)
 
     def record(line: str) -> float:
-        version, last = shown()
+        version, last, stamp = shown()
         who, _, action = line.partition(":")
-        fields = {"csrf_token": token, "version": version, "last": last, "key": os.urandom(6).hex()}
+        fields = {"csrf_token": token, "version": version, "last": last, "shown": stamp}
+        fields["key"] = os.urandom(6).hex()
         if who in ("start", "hand"):
             fields |= {"player": "", "action": line}
         else:
@@ -72,7 +76,7 @@ def main() -> None:
     for line in ("start: R5", "Ann: R3", "Bob: R4", "Cy: R6", "Dee: R8"):
         record(line)
     posts = [record(f"Ann: has {8 if i % 2 == 0 else 7}") for i in range(200)]
-    version, last = shown()
+    version, last, _stamp = shown()
 
     def median_ms(request: Callable[[], object], times: int = 300) -> float:
         taken = []

@@ -105,6 +105,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from companion.games import MAX_LINES, GameCache
     from companion.store import MAX_MATCH_LINES, Store, max_match_lines
     from companion.table_view import face
+    from companion.taps import REFRESH_MS, SETTLE_MS, TapGuard, milliseconds
     from companion.views import register
     from engine import DECK_SIZE, KNOCKOUT_POINTS, Color
 
@@ -112,6 +113,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["store"] = Store(
         db,
         GameCache(app.config.get("GAME_CACHE_LINES", MAX_LINES)),
+        # A tap on a screen nobody could have read yet is not taken (companion/taps.py).
+        TapGuard(
+            app.config["SECRET_KEY"],
+            settle_ms=milliseconds("TAP_SETTLE_MS", app.config.get("TAP_SETTLE_MS", SETTLE_MS)),
+            refresh_ms=milliseconds("TAP_REFRESH_MS", app.config.get("TAP_REFRESH_MS", REFRESH_MS)),
+        ),
         max_lines=max_match_lines(app.config.get("MAX_MATCH_LINES", MAX_MATCH_LINES)),
     )
     # Groups: their rosters and matches, through the same store (companion/groups.py).

@@ -18,6 +18,7 @@ the match's own links and checks stay as they are.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -33,6 +34,10 @@ SESSION_KEY = "matches"
 REMEMBERED = 40  # matches a phone remembers (the cookie must stay under 4 KB)
 GROUPS_KEY = "groups"
 REMEMBERED_GROUPS = 8  # groups a phone remembers, beside its matches (the same cookie)
+# The phone's own id, random, written with each line it records (match_line.phone): a
+# table tells its own lines from another phone's. Not a secret, not a person: a new
+# cookie is a new phone.
+PHONE_KEY = "phone"
 
 
 class Shared(Protocol):
@@ -58,6 +63,7 @@ class Phone:
 
     roles: Mapping[str, Any]
     groups: Mapping[str, Any] = field(default_factory=dict)  # the same, for groups
+    id: str | None = None  # PHONE_KEY: None until it records or gets a role
 
     def token(self, match_id: str, kind: Role) -> str | None:
         """The `kind` token this phone holds for the match, if any: not checked against
@@ -166,7 +172,18 @@ def _store(roles: dict[str, Any], key: str = SESSION_KEY) -> None:
 
 def this_phone() -> Phone:
     """The phone making this request, from its signed session cookie."""
-    return Phone(_roles(), _roles(GROUPS_KEY))
+    phone_id = session.get(PHONE_KEY)
+    return Phone(_roles(), _roles(GROUPS_KEY), phone_id if isinstance(phone_id, str) else None)
+
+
+def writing_phone() -> Phone:
+    """The phone making this request, about to record: with an id of its own (a cookie
+    from before phones had one gets one now)."""
+    phone = this_phone()
+    if phone.id is not None:
+        return phone
+    session[PHONE_KEY] = secrets.token_urlsafe(6)
+    return this_phone()
 
 
 def grant(match: Shared, kind: Role, key: str = SESSION_KEY) -> None:
@@ -175,6 +192,8 @@ def grant(match: Shared, kind: Role, key: str = SESSION_KEY) -> None:
     roles = {k: v for k, v in _roles(key).items() if k != match.id}
     token = match.editor_token if kind == "editor" else match.viewer_token
     roles[match.id] = [kind, token]
+    if not isinstance(session.get(PHONE_KEY), str):
+        session[PHONE_KEY] = secrets.token_urlsafe(6)
     most = REMEMBERED_GROUPS if key == GROUPS_KEY else REMEMBERED
     while len(roles) > most:
         roles.pop(next(iter(roles)))
@@ -233,4 +252,5 @@ __all__ = [
     "opened",
     "renew",
     "this_phone",
+    "writing_phone",
 ]

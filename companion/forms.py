@@ -238,11 +238,15 @@ class TableForm(FlaskForm):  # type: ignore[misc]
     version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
     last = IntegerField(validators=[Optional(), NumberRange(min=0)])
     key = HiddenField(validators=KEY)
+    # When and how its screen was shown, signed (companion/taps.py): a tap on a screen
+    # nobody could have read yet is not taken.
+    shown = HiddenField(validators=[Optional(), Length(max=64)])
 
-    def made_on(self) -> tuple[int, int | None, str | None]:
-        """The table the form was made on (version, last line) and its key, once valid."""
+    def made_on(self) -> tuple[int, int | None, str | None, str | None]:
+        """The table the form was made on (version, last line), its key and its screen's
+        stamp, once valid."""
         assert self.version.data is not None
-        return self.version.data, self.last.data, self.key.data or None
+        return self.version.data, self.last.data, self.key.data or None, self.shown.data or None
 
 
 class LineForm(TableForm):

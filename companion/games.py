@@ -27,8 +27,8 @@ from engine import EngineError, Game, Step
 
 T = TypeVar("T")
 
-# (row id, sequence number, text) of a logged line.
-Logged = tuple[int, int, str]
+# (row id, sequence number, text, the phone that recorded it) of a logged line.
+Logged = tuple[int, int, str, str | None]
 # Reads a match's lines `first`..`last` (sequence numbers, inclusive), in order.
 ReadLines = Callable[[str, int, int], list[Logged]]
 
@@ -40,11 +40,13 @@ ATTEMPTS = 3  # reads to catch a game up while other requests keep moving it
 
 @dataclass(eq=False)
 class _Game:
-    """One match's game and the row id of each of its lines (by sequence number - 1)."""
+    """One match's game, and the row id of each of its lines and the phone that recorded
+    it (by sequence number - 1)."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     game: Game | None = None  # None: not built yet, or dropped
     ids: list[int] = field(default_factory=list)
+    phones: list[str | None] = field(default_factory=list)
     # The match header it was built from (players, dealer, rules): a player renamed
     # (companion/groups.py) changes it, and the game is then built again from line 1.
     header: tuple[str, str, str] = ("", "", "")
@@ -76,8 +78,7 @@ class _Game:
         if self.game is not None and self.header == _header(match):
             if self.version >= version and (version == 0 or self.ids[version - 1] == last):
                 while self.version > version:  # lines undone by another process
-                    self.game.undo()
-                    self.ids.pop()
+                    self.pop()
                 return None
             if 0 < self.version < version:
                 return self.version
@@ -87,19 +88,36 @@ class _Game:
         """Apply the lines read from `first` on; a game they don't follow is dropped."""
         try:
             if first == 1:
-                self.game, self.ids, self.header = match.new_game(), [], _header(match)
+                self.game, self.header = match.new_game(), _header(match)
+                self.ids, self.phones = [], []
             elif not rows or rows[0][:2] != (self.last_line_id, self.version):
-                self.game, self.ids = None, []  # its last line is gone: build it afresh
+                self.forget()  # its last line is gone: build it afresh
                 return
             else:
                 rows = rows[1:]
             assert self.game is not None
-            for row_id, _seq, text in rows:
+            for row_id, _seq, text, phone in rows:
                 self.game.apply(text)
                 self.ids.append(row_id)
+                self.phones.append(phone)
         except BaseException:  # a log the engine refuses, or worse: never keep half of it
-            self.game, self.ids = None, []
+            self.forget()
             raise
+
+    def forget(self) -> None:
+        self.game, self.ids, self.phones = None, [], []
+
+    def push(self, step: Step, row_id: int, phone: str | None) -> None:
+        assert self.game is not None
+        self.game.push(step)
+        self.ids.append(row_id)
+        self.phones.append(phone)
+
+    def pop(self) -> None:
+        assert self.game is not None
+        self.game.undo()
+        self.ids.pop()
+        self.phones.pop()
 
 
 def _header(match: Match) -> tuple[str, str, str]:
@@ -187,16 +205,16 @@ class GameCache:
             except EngineError as refusal:
                 return table, refusal
 
-    def recorded(self, match_id: str, step: Step, row_id: int) -> None:
-        """The judged step was written as line `row_id`: move the game on with it, if it
-        is still where the step was judged (else it catches up when next asked for)."""
+    def recorded(self, match_id: str, step: Step, row_id: int, phone: str | None = None) -> None:
+        """The judged step was written as line `row_id` by `phone`: move the game on with
+        it, if it is still where the step was judged (else it catches up when next asked
+        for)."""
         held = self._get(match_id)
         if held is None:
             return
         with held.lock:
             if held.game is not None and held.game.state is step.before:
-                held.game.push(step)
-                held.ids.append(row_id)
+                held.push(step, row_id, phone)
 
     def undone(self, match_id: str, version: int, line_id: int) -> None:
         """Line `version` (row `line_id`) was taken off the log: take it back here too."""
@@ -205,9 +223,7 @@ class GameCache:
             return
         with held.lock:
             if held.at(version, line_id):
-                assert held.game is not None
-                held.game.undo()
-                held.ids.pop()
+                held.pop()
 
     # ------------------------------------------------------------ the games
 
@@ -263,4 +279,5 @@ class GameCache:
     def _table(match: Match, held: _Game) -> Table:
         assert held.game is not None
         shown = replace(match, version=held.version, last_line_id=held.last_line_id)
-        return Table(shown, held.game.state, held.game.last_steps(RECENT))
+        last_by = held.phones[-1] if held.phones else None
+        return Table(shown, held.game.state, held.game.last_steps(RECENT), last_by)

@@ -806,7 +806,14 @@ def _rename_in_match(connection: Connection, match_id: str, old: str, new: str) 
     except EngineError as error:
         raise _Undone(Refusal(error.message)) from None
     lines = connection.execute(
-        select(LINES.c.id, LINES.c.seq, LINES.c.text, LINES.c.form_key, LINES.c.created_at)
+        select(
+            LINES.c.id,
+            LINES.c.seq,
+            LINES.c.text,
+            LINES.c.form_key,
+            LINES.c.phone,
+            LINES.c.created_at,
+        )
         .where(LINES.c.match_id == match.id)
         .order_by(LINES.c.seq)
     ).all()
@@ -852,6 +859,7 @@ def _rename_in_match(connection: Connection, match_id: str, old: str, new: str) 
                 seq=last.seq,
                 text=texts[-1],
                 form_key=last.form_key,
+                phone=last.phone,
                 created_at=last.created_at,
             )
             .returning(LINES.c.id)

@@ -62,6 +62,9 @@ class Table:
     # The last few lines with the states around them, oldest first (the header's lines
     # too, while the log is shorter: "Cy deals hand 1").
     recent: tuple[Step, ...]
+    # The phone that recorded the last line (access.Phone.id); None: no line, an
+    # imported one, or one from before phones were told apart.
+    last_by: str | None = None
 
     @property
     def version(self) -> int:

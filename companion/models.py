@@ -74,6 +74,9 @@ LINES = db.Table(
     Column("created_at", DateTime, nullable=False),
     # The key of the rendered form that recorded it: a resubmission does nothing.
     Column("form_key", String(40), nullable=True),
+    # The phone that recorded it (the id in its session cookie, access.Phone.id): a table
+    # tells its own lines from another phone's. None: imported, or from before.
+    Column("phone", String(16), nullable=True),
     UniqueConstraint("match_id", "seq", name="uq_match_line_seq"),
     sqlite_autoincrement=True,
 )

@@ -51,7 +51,7 @@ from companion.models import USED_KEYS as KEYS
 READ_MATCH = select(MATCHES).where(MATCHES.c.id == bindparam("match_id"))
 
 READ_LINES = (
-    select(LINES.c.id, LINES.c.seq, LINES.c.text)
+    select(LINES.c.id, LINES.c.seq, LINES.c.text, LINES.c.phone)
     .where(
         LINES.c.match_id == bindparam("match_id"),
         LINES.c.seq >= bindparam("first"),
@@ -80,12 +80,13 @@ _AS_EXPECTED = (
 )
 
 # A new line's columns, and the parameters that fill them.
-_LINE_COLUMNS = ["match_id", "seq", "text", "form_key", "created_at"]
+_LINE_COLUMNS = ["match_id", "seq", "text", "form_key", "phone", "created_at"]
 _LINE_VALUES = (
     _param("p_match_id", String),
     _param("p_seq", Integer),
     _param("p_text", String),
     _param("p_form_key", String),
+    _param("p_phone", String),
     _param("p_now", DateTime),
 )
 
@@ -156,11 +157,13 @@ def add_line(
     editor_token: str,
     text: str,
     key: str | None,
+    phone: str | None,
     status: str,
     summary: str,
     now: datetime,
 ) -> int | None:
-    """Write line number version + 1; its row id, or None if nothing was written.
+    """Write line number version + 1 (recorded by `phone`, the id a phone keeps in its
+    session); its row id, or None if nothing was written.
 
     None: the match is no longer at `version` and `last_line_id` (or gone), the editor
     token is not the match's (the links were renewed), or the form's key was used
@@ -174,6 +177,7 @@ def add_line(
         "p_seq": version + 1,
         "p_text": text,
         "p_form_key": key,
+        "p_phone": phone,
         "p_status": status,
         "p_summary": summary,
         "p_now": now,

@@ -32,6 +32,7 @@ from companion.log import MatchLog, by_hand
 from companion.lookalikes import LookAlikeNames, check_look_alikes
 from companion.matches import Match, Table
 from companion.models import new_match_id, new_token, now
+from companion.taps import UNDONE_ELSEWHERE, TapGuard, Why
 from engine import (
     ActionLine,
     DealerLine,
@@ -98,15 +99,28 @@ class Refused:
 
 
 @dataclass(frozen=True)
+class NotTaken:
+    """The tap came from a screen the person could not have read yet (a double tap's
+    second tap, a tap just after a refresh brought another phone's change: see
+    companion/taps.py): nothing done; the table as it is, and why."""
+
+    table: Table
+    why: Why
+
+
+@dataclass(frozen=True)
 class Unchanged:
     """A poll: the table is as the screen shows it."""
 
 
 @dataclass(frozen=True)
 class Changed:
-    """A poll: the table moved on; here it is."""
+    """A poll: the table moved on; here it is. `brought`: the row id of the line another
+    phone recorded that the poller had not seen (taps.UNDONE_ELSEWHERE: another phone's
+    undo; 0: neither)."""
 
     table: Table
+    brought: int = 0
 
 
 @dataclass(frozen=True)
@@ -128,7 +142,7 @@ class Full:
         )
 
 
-Written = Recorded | AlreadyDone | MovedOn | Refused | Full
+Written = Recorded | AlreadyDone | MovedOn | Refused | Full | NotTaken
 # More to write with a new match, in its transaction: given the connection and its id.
 Also = Callable[[Connection, str], None]
 
@@ -168,10 +182,15 @@ class Store:
     """The matches in the database and their games in this process (`games`)."""
 
     def __init__(
-        self, database: SQLAlchemy, games: GameCache, max_lines: int = MAX_MATCH_LINES
+        self,
+        database: SQLAlchemy,
+        games: GameCache,
+        taps: TapGuard,
+        max_lines: int = MAX_MATCH_LINES,
     ) -> None:
         self.database = database
         self.games = games
+        self.taps = taps  # judges whether a form's screen could have been read
         self.max_lines = max_lines  # lines in a match's log, at most
 
     @property
@@ -206,11 +225,18 @@ class Store:
         self, match_id: str, phone: Phone, version: int | None, last: int | None
     ) -> Unchanged | Changed:
         """Has the table moved on from the one a screen shows? One read of the match row
-        when not; when it has, the lines this process has not applied yet too."""
+        when not; when it has, the lines this process has not applied yet too, and
+        whether another phone moved it (Changed.brought)."""
         match = self.match(match_id, phone)
         if match.made_on(version, last):
             return Unchanged()
-        return Changed(self.games.table(match, self._read_lines))
+        table = self.games.table(match, self._read_lines)
+        if last is not None and table.last_line_id > last:  # row ids only grow
+            mine = table.last_by is not None and table.last_by == phone.id
+            return Changed(table, 0 if mine else table.last_line_id)
+        if version is not None and table.version < version:
+            return Changed(table, UNDONE_ELSEWHERE)  # this phone's own undo answers a 303
+        return Changed(table)
 
     def log(self, match_id: str, phone: Phone) -> MatchLog:
         """The match's whole log in sentences, hand by hand (see companion.log)."""
@@ -264,9 +290,12 @@ class Store:
         last: int | None,
         key: str | None,
         text: str,
+        shown: str | None = None,
     ) -> Written:
         """Record a line from a form made on the table at `version` (and `last`, its last
-        line's id, when the form names it)."""
+        line's id, when the form names it), on a screen stamped `shown` (taps.py)."""
+        if not_taken := self._not_taken(match_id, phone, version, last, shown):
+            return not_taken
         if version >= self.max_lines:  # no line beyond the limit (the form names the table)
             match = self.match(match_id, phone, "editor")
             if not match.made_on(version, last):
@@ -303,19 +332,29 @@ class Store:
             editor_token=token,
             text=str(step.line),
             key=key,
+            phone=phone.id,
             now=now(),
             **_summary(step.after),
         )
         if row_id is None:
             return self._not_written(self.match(match_id, phone, "editor"), key)
-        self.games.recorded(match_id, step, row_id)
+        self.games.recorded(match_id, step, row_id, phone.id)
         audit("recorded", match_id, "editor", number=version + 1, line=str(step.line))
         return Recorded(step)
 
     def undo(
-        self, match_id: str, phone: Phone, version: int, last: int | None, key: str | None
-    ) -> Undone | AlreadyDone | MovedOn | Refused:
-        """Take back the last line, if it is still the one the form was made on."""
+        self,
+        match_id: str,
+        phone: Phone,
+        version: int,
+        last: int | None,
+        key: str | None,
+        shown: str | None = None,
+    ) -> Undone | AlreadyDone | MovedOn | Refused | NotTaken:
+        """Take back the last line, if it is still the one the form was made on (and its
+        screen, stamped `shown`, could have been read)."""
+        if not_taken := self._not_taken(match_id, phone, version, last, shown):
+            return not_taken
         match = self.match(match_id, phone, "editor")
         if not match.made_on(version, last):
             return self._not_written(match, key)
@@ -462,12 +501,26 @@ class Store:
             row = statements.read_match(connection, match_id)
         return None if row is None else Match.from_row(row)
 
+    def _not_taken(
+        self, match_id: str, phone: Phone, version: int, last: int | None, shown: str | None
+    ) -> NotTaken | None:
+        """The tap guard's answer to a form (taps.py), before anything is written. A form
+        from another version of the table is left to say so ("the table moved on", or
+        "already done" for a tap sent again), whatever its stamp."""
+        why = self.taps.judge(shown, match_id, version, last)
+        if why is None:
+            return None
+        table = self.table(match_id, phone, "editor")
+        if why == "unchecked" and not table.match.made_on(version, last):
+            return None
+        return NotTaken(table, why)
+
     def _read_lines(self, match_id: str, first: int, last: int) -> list[Logged]:
         with self.direct.connect() as connection:
             rows = connection.execute(
                 statements.READ_LINES, {"match_id": match_id, "first": first, "last": last}
             ).all()
-        return [(row[0], row[1], row[2]) for row in rows]
+        return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 def _seating_line(text: str) -> int:

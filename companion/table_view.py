@@ -74,6 +74,9 @@ class Key:
     # The colours a wild may name, each its own key (one tap plays it and names it): on
     # the Playable tab only; elsewhere a wild's key asks the colour.
     names: tuple[Color, ...] = ()
+    # Plays at once from the hand as it is (a 7 or a Discard All as the last card asks
+    # nothing), but asks its question once a draw is entered first (static/app.js).
+    asks_after_draw: bool = False
 
     @property
     def code(self) -> str:
@@ -128,6 +131,8 @@ class TableView:
     fix: str | None = None  # whose count is being corrected
     catch: str | None = None  # who is being caught without an UNO call
     quick: bool = False  # a quick-score match: results only, no card counts
+    shown: str = ""  # the screen's stamp, carried by each of its forms (companion/taps.py)
+    phone: str | None = None  # the phone looking at it (access.Phone.id)
 
     @property
     def state(self) -> State:
@@ -175,26 +180,29 @@ class TableView:
         s = self.state
         if s.status != "playing":
             return []
-        # A card asks its follow-up from the hand it is played from: after drawing, the
-        # hand is bigger (the stepper's count is only known once the key is tapped, so
-        # a key that may need one asks for it).
-        held = s.hands[s.turn] + (self.drawn or int(legal.can_draw))
+        # A card asks its follow-up from the hand it is played from. A draw entered on
+        # the stepper makes the hand bigger, but only the phone knows it before the tap:
+        # a key that would ask only after a draw plays at once, and the phone turns its
+        # tap into the question when a draw was entered (Key.asks_after_draw).
+        held = s.hands[s.turn] + self.drawn
+        may_draw = not self.drawn and legal.can_draw
+
+        def key(card: Card, playable: bool) -> Key:
+            asks = legal.follow_up(card, held)
+            after_draw = asks is None and may_draw and legal.follow_up(card, held + 1) is not None
+            return Key(card, playable, asks, asks_after_draw=after_draw)
+
         if tab == PLAYABLE:
             first = s.color
             order = [first, *(c for c in Color if c is not first), None]
             cards = [card for color in order for card in ALL_CARDS if card.color is color]
-            playable = [card for card in cards if card in allowed]
-            keys = [Key(card, True, legal.follow_up(card, held)) for card in playable]
+            keys = [key(card, True) for card in cards if card in allowed]
             return [
                 Key(k.card, True, k.follow_up, tuple(Color)) if k.follow_up == "color" else k
                 for k in keys
             ]
         color = None if tab == "W" else Color(tab)
-        return [
-            Key(card, card in allowed, legal.follow_up(card, held))
-            for card in ALL_CARDS
-            if card.color is color
-        ]
+        return [key(card, card in allowed) for card in ALL_CARDS if card.color is color]
 
     @property
     def tabs(self) -> list[tuple[str, str]]:
@@ -208,6 +216,31 @@ class TableView:
     def recent(self) -> list[str]:
         """The last plays as sentences, newest first."""
         return [describe(*step) for step in reversed(self.table.recent)]
+
+    @property
+    def last_said(self) -> str | None:
+        """The log's last line as the engine says it, with what it did by itself (a
+        knockout, a reshuffle, the hand's end): the table's confirmation."""
+        step = self.table.last_step
+        return None if step is None else describe(*step)
+
+    @property
+    def last_by(self) -> str:
+        """Who recorded the last line, as this phone sees it: "this phone", "another
+        phone", or "unknown" (an imported line, or one from before phones were told
+        apart)."""
+        by = self.table.last_by
+        if by is None:
+            return "unknown"
+        return "this phone" if by == self.phone else "another phone"
+
+    @property
+    def last_kind(self) -> str:
+        """How the confirmation is marked: "warning" for a knockout or a UNO window,
+        "celebration" for a hand's or the match's end, else "recorded"."""
+        step = self.table.last_step
+        kinds = {EVENT_KINDS.get(type(e)) for e in step.after.events} if step else set()
+        return next((k for k in ("warning", "celebration") if k in kinds), "recorded")
 
     @property
     def undo_label(self) -> str | None:

@@ -73,6 +73,11 @@
         var counting = parseInt(input.value, 10) > 0;
         var was = row.classList.contains("counting");
         row.classList.toggle("counting", counting);
+        // Its keys moved under the thumb: a second tap must not land on "No play".
+        if (counting !== was) {
+          var table = row.closest("#table");
+          if (table) { settle(table); }
+        }
         // The tapped quick count is gone: keep the focus in the row (not the field,
         // which would open the phone's keyboard).
         if (counting && !was && row.contains(document.activeElement)) {
@@ -84,6 +89,19 @@
       update();
     });
   }
+
+  // A 7 or a Discard All played as the last card asks nothing and plays at once; after
+  // a draw entered on the stepper the hand is bigger, and the key asks its question.
+  document.addEventListener("click", function (e) {
+    var key = e.target.closest && e.target.closest("button[data-ask]");
+    var drawn = key && key.form && key.form.querySelector("input[name=drawn]");
+    if (!drawn || !(parseInt(drawn.value, 10) > 0) || e.defaultPrevented) { return; }
+    e.preventDefault();
+    htmx.ajax("GET", key.dataset.ask, {
+      source: key, target: "#table", select: "#table", swap: "outerHTML show:none",
+      values: { drawn: drawn.value }
+    });
+  });
 
   function enhance(root) {
     drewRows(root);
@@ -108,6 +126,100 @@
     if (latest) { e.preventDefault(); latest.scrollIntoView({ block: "center" }); }
   });
 
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
-  document.addEventListener("htmx:load", function (e) { enhance(e.target); });
+  // ---- the tap guard (companion/taps.py): a tap is only taken on a screen the person
+  // has seen. After every change of the table on screen (a play, an undo, the live
+  // refresh, a tab that moves the keys) its keys ignore taps for data-settle ms, dimmed
+  // (class "settling"), and while a tap is on its way no other is sent ("sending") nor
+  // a refresh swapped in under it. The server refuses a tap sooner than that too.
+  var settled = 0;  // performance.now() from which the table on screen takes taps
+  var settleTimer = null;
+  var sending = false;
+
+  function settle(table) {
+    var ms = parseInt(table.dataset.settle, 10) || 0;
+    settled = performance.now() + ms;
+    clearTimeout(settleTimer);
+    table.classList.toggle("settling", ms > 0);
+    if (ms > 0) {
+      settleTimer = setTimeout(function () {
+        var now = document.getElementById("table");
+        if (now) { now.classList.remove("settling"); }
+      }, ms);
+    }
+  }
+  function waiting() { return sending || performance.now() < settled; }
+
+  // What records, or sets what a tap records: the buttons of the table's forms (a key,
+  // a quick count, a stepper), never its links (tabs, a card's question).
+  function records(target) {
+    var control = target.closest && target.closest("button, input[type=submit]");
+    var form = control && control.form;
+    return Boolean(form && form.method === "post" && form.closest("#table"));
+  }
+  document.addEventListener("click", function (e) {
+    if (waiting() && records(e.target)) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  }, true);
+  document.addEventListener("htmx:confirm", function (e) {
+    var elt = e.detail.elt;
+    if (e.detail.verb === "post" && elt.closest && elt.closest("#table") && waiting() &&
+        !elt.hasAttribute("data-unsent-resend")) {
+      e.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt, config = e.detail.requestConfig;
+    if (!elt.closest || !elt.closest("#table")) { return; }
+    if (config && config.verb === "post") {
+      sending = true;
+      var table = document.getElementById("table");
+      if (table) { table.classList.add("sending"); }
+      document.querySelectorAll("#table .live").forEach(function (live) {
+        htmx.trigger(live, "htmx:abort");
+      });
+    } else if (sending && elt.classList.contains("live")) {
+      e.preventDefault();  // the post's answer is the table: no refresh under it
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var config = e.detail.requestConfig;
+    if (config && config.verb === "post" && e.detail.elt.closest) {
+      sending = false;
+      var table = document.getElementById("table");
+      if (table) { table.classList.remove("sending"); }
+    }
+  });
+  // The last line's banner shows two lines: a tap on its sentence shows it whole.
+  document.addEventListener("click", function (e) {
+    var said = e.target.closest && e.target.closest("#table .recorded p");
+    if (said) { said.parentNode.classList.toggle("whole"); }
+  });
+  // After this phone's own tap, the table from its top: the line just recorded (or why
+  // not), and what the table waits for next.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var config = e.detail.requestConfig;
+    if (config && config.verb === "post" && e.detail.elt.closest && e.detail.elt.closest("#table") &&
+        window.scrollY > 0) {
+      window.scrollTo(0, 0);
+    }
+  });
+  // A refresh answered after the table it came from was replaced would show an older one.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var elt = e.detail.elt;
+    if (elt.classList && elt.classList.contains("live") && !document.body.contains(elt)) {
+      e.detail.shouldSwap = false;
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    enhance(document);
+    var table = document.getElementById("table");
+    if (table) { settle(table); }
+  });
+  document.addEventListener("htmx:load", function (e) {
+    enhance(e.target);
+    if (e.target.id === "table") { settle(e.target); }
+  });
 })();

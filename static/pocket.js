@@ -1,5 +1,5 @@
 // The app in the pocket: installed (its service worker), the screen kept awake while a
-// table is open, and a short vibration when the table's newest line is a big moment.
+// table is open, and a short vibration for each new line (longer for a big moment).
 // Every page works without it; where a phone lacks an API, its setting stays hidden.
 (function () {
   "use strict";
@@ -65,7 +65,8 @@
 
   // ---- felt: the table says its newest line's id and what it did (data-events, from the
   // engine); each new line is felt once, never again on a reload (sessionStorage).
-  var PATTERNS = { knockout: [90, 50, 90], hand: [90, 50, 90], uno: 70, catch: 70 };
+  // Every new line is felt (a short tick, beside the "Recorded" banner); a big moment more.
+  var PATTERNS = { line: 25, knockout: [90, 50, 90], hand: [90, 50, 90], uno: 70, catch: 70 };
   function felt() {
     var table = document.getElementById("table");
     if (!table || !table.dataset.line) { return; }
@@ -79,7 +80,7 @@
     if (isNaN(seen) || line <= seen || !SETTINGS.vibrate || !isOn("vibrate")) { return; }
     var kinds = (table.dataset.events || "").split(" ").filter(function (k) { return PATTERNS[k]; });
     var strong = kinds.filter(function (k) { return Array.isArray(PATTERNS[k]); });
-    if (kinds.length) { navigator.vibrate(PATTERNS[(strong[0] || kinds[0])]); }
+    navigator.vibrate(kinds.length ? PATTERNS[(strong[0] || kinds[0])] : PATTERNS.line);
   }
 
   function enhance(root) {

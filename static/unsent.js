@@ -35,11 +35,19 @@
     document.body.classList.remove("has-unsent");
   }
 
-  // What the person tapped, as the page names it (a card's name, "Take 2", "Undo: ...").
+  // What the person tapped, as the page names it (a card's name, "Take 2", "Undo: ..."),
+  // with the cards drawn before it: the whole line kept ("drew 3, then Red 8").
   function labelOf(form, event) {
     var button = (event && event.submitter) || form.querySelector("[type=submit]");
     var text = button ? button.getAttribute("aria-label") || button.textContent : "";
-    return text.replace(/\s+/g, " ").trim();
+    text = text.replace(/\s+/g, " ").trim();
+    var drawn = form.querySelector("input[name=drawn]");
+    var num = drawn ? parseInt(drawn.value, 10) || 0 : 0;
+    if (num > 0 && button && button.name === "action") {
+      var sentence = button.value === "draw" ? box.dataset.drewOnly : box.dataset.drewThen;
+      text = sentence.replace("{num}", String(num)).replace("{play}", text);
+    }
+    return text;
   }
 
   // Every post from the table: watch its answer on the request itself (the form may be

@@ -27,6 +27,9 @@ TEST_RATE_LIMITS = {
     "COMPANION_RATELIMIT_IMPORT": "100000 per minute",
     "COMPANION_RATELIMIT_WRITE": "100000 per minute",
 }
+# Programs post the moment they have a page: the tap guard's waits (companion/taps.py)
+# off, but where a test is about them.
+NO_TAP_WAITS = {"COMPANION_TAP_SETTLE_MS": "0", "COMPANION_TAP_REFRESH_MS": "0"}
 
 
 def free_port() -> int:
@@ -49,6 +52,7 @@ class Gunicorn:
             "WEB_CONCURRENCY": "2",
             "ACCESS_LOG": "",
             **TEST_RATE_LIMITS,
+            **NO_TAP_WAITS,
         }
         if url := postgres_url():
             self.env["DATABASE_URL"] = url

@@ -31,6 +31,7 @@ HEADER = ("players:", "dealer:", "rules:")  # the match's header: set by the new
 HX = {"HX-Request": "true"}  # what htmx sends: the table answers with its fragment
 FRAGMENT = "fragment after a play"  # the latency label of the GET that follows a 303
 POLLER = re.compile(rb'class="live" hx-get="([^"]+)"')  # the URL the page's htmx polls
+SHOWN = re.compile(rb'name="shown" value="([^"]+)"')  # the stamp each table form carries
 CSRF = (
     re.compile(r'name="csrf_token"[^>]*value="([^"]+)"'),
     re.compile(r'"X-CSRFToken": "([^"]+)"'),
@@ -156,15 +157,19 @@ class Table:
     token: str = ""
     version: int = 0
     last: int = 0
+    shown: str = ""  # the screen's stamp, which its forms carry (companion/taps.py)
     phones: list[Session] = field(default_factory=list)
 
     def see(self, page: bytes) -> bool:
-        """Read the version and last line a table page shows (from its poller's URL)."""
+        """Read the version and last line a table page shows (from its poller's URL), and
+        its forms' stamp."""
         url = poller(page)
         if url is None:
             return False
         query = parse_qs(urlsplit(url).query)
         self.version, self.last = int(query["v"][0]), int(query["last"][0])
+        stamp = SHOWN.search(page)
+        self.shown = stamp.group(1).decode() if stamp else ""
         return True
 
 
@@ -205,6 +210,7 @@ class Clients:
             "csrf_token": table.token,
             "version": str(table.version),
             "last": str(table.last),
+            "shown": table.shown,
             "key": secrets.token_urlsafe(12),  # as the page renders one per form
             **fields,
         }

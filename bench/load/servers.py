@@ -99,6 +99,10 @@ class Server:
             COMPANION_RATELIMIT_NEW_MATCH="1000000 per minute",
             COMPANION_RATELIMIT_IMPORT="1000000 per minute",
             COMPANION_RATELIMIT_WRITE="1000000 per minute",
+            # The tap guard judges every post (its cost is measured), but a program posts
+            # the moment it has a page: no wait (companion/taps.py).
+            COMPANION_TAP_SETTLE_MS="0",
+            COMPANION_TAP_REFRESH_MS="0",
         )
         if self.args.threads:
             env["GUNICORN_THREADS"] = str(self.args.threads)

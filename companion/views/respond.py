@@ -12,8 +12,18 @@ from companion import access
 from companion.extensions import htmx
 from companion.match_stats import current_match_stats
 from companion.matches import Table
-from companion.store import AlreadyDone, Full, MovedOn, Recorded, Refused, Undone
+from companion.store import (
+    AlreadyDone,
+    Full,
+    MovedOn,
+    NotTaken,
+    Recorded,
+    Refused,
+    Undone,
+    current_store,
+)
 from companion.table_view import PLAYABLE, TAB_KEYS, TableView
+from companion.taps import refusal
 from engine import DECK_SIZE, Card, EngineError, NotationError, say
 from engine.i18n import N_
 
@@ -53,11 +63,15 @@ def render_table(
     error: EngineError | None = None,
     notice: str | None = None,
     full: str | None = None,
+    not_taken: str | None = None,
+    brought: int = 0,
     status: int = 200,
 ) -> tuple[str, int]:
     """The table page, or its fragment for htmx, with what the screen had open (the
     query's UI arguments) when it was opened on this very table. `full`: why nothing
-    more can be recorded (the match holds as many lines as a match may)."""
+    more can be recorded (the match holds as many lines as a match may); `not_taken`:
+    why a tap was not taken (companion/taps.py); `brought`: the line (or undo) of
+    another phone a live refresh brings (Changed.brought), stamped on its forms."""
     ui, closed = screen_args(table)
     if closed and notice is None:
         notice = _(STALE)
@@ -74,6 +88,8 @@ def render_table(
         drawn = min(max(0, int(ui.get("drawn", 0))), DECK_SIZE)
     except ValueError:
         drawn = 0
+    phone = access.this_phone()
+    taps = current_store().taps
     view = TableView(
         table,
         tab=tab,
@@ -82,6 +98,8 @@ def render_table(
         fix=ui.get("fix"),
         catch=ui.get("catch"),
         quick=table.match.mode == "quick",
+        shown=taps.stamp(table, brought),
+        phone=phone.id,
     )
     if not htmx:
         access.opened(table.match.id)  # a use: this phone forgets it last
@@ -98,12 +116,17 @@ def render_table(
             "partials/table_body.html" if htmx else "table.html",
             match=table.match,
             view=view,
-            can_edit=access.this_phone().role(table.match) == "editor",
+            can_edit=phone.role(table.match) == "editor",
             error=error,
             notice=notice,
             full=full,
+            not_taken=not_taken,
             at=at,
             ui=ui,
+            # The screen a form posts from (its table and what it has open): a tap that
+            # is refused shows that same screen again (a tab, a card's question).
+            made={"v": table.version, "last": table.last_line_id, **ui},
+            settle_ms=taps.settle_ms,
             awards=match_awards(table),
         ),
         status,
@@ -119,17 +142,20 @@ def match_awards(table: Table) -> list[str]:
 
 
 def answer(
-    outcome: Recorded | Undone | AlreadyDone | MovedOn | Refused | Full,
+    outcome: Recorded | Undone | AlreadyDone | MovedOn | Refused | Full | NotTaken,
     match_id: str,
     moved_on: str = MOVED_ON,
+    undo: bool = False,
 ) -> Response | tuple[str, int]:
     """A change's outcome as the table hears it: the table again after a 303 (a reload
     never posts twice), or the table as it is with why nothing was done."""
     match outcome:
-        case Recorded() | AlreadyDone():  # a double tap: the first one counted
+        case Recorded() | AlreadyDone():  # the same form twice: the first one counted
             return after_change(match_id)
         case Undone(step=step):
-            return after_change(match_id, notice=_("Undone: %(play)s", play=say(*step)))
+            return after_change(match_id, undone=_("Undone: %(play)s", play=say(*step)))
+        case NotTaken(table=table, why=why):
+            return render_table(table, not_taken=refusal(why, table, undo), status=409)
         case MovedOn(table=table):
             return render_table(table, notice=_(moved_on), status=409)
         case Refused(table=table, error=error):
@@ -138,12 +164,13 @@ def answer(
             return render_table(table, full=outcome.message, status=422)
 
 
-def after_change(match_id: str, notice: str | None = None) -> Response:
+def after_change(match_id: str, undone: str | None = None) -> Response:
     """303 to the table: a reload never posts twice; htmx follows it for the fragment.
+    `undone`: what an undo took back, said once in the table's confirmation.
 
     No body: nothing shows it (a browser and htmx go straight to the Location)."""
-    if notice:
-        flash(notice)
+    if undone:
+        flash(undone, "undone")
     return Response(status=303, headers={"Location": url_for("table.show", match_id=match_id)})
 
 

@@ -8,7 +8,7 @@ from flask import Blueprint, render_template
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion.access import opened, this_phone
+from companion.access import opened, this_phone, writing_phone
 from companion.charts import MARKERS, PALETTE
 from companion.forms import RevealForm
 from companion.store import current_store
@@ -38,8 +38,9 @@ def reveal(match_id: str) -> Response | tuple[str, int]:
             else NotationError(_("The reveal form was incomplete."))
         )
         return render_table(store.table(match_id, phone, "editor"), error=problem, status=422)
-    version, last, key = form.made_on()
-    return answer(store.record(match_id, phone, version, last, key, line), match_id)
+    version, last, key, shown = form.made_on()
+    written = store.record(match_id, writing_phone(), version, last, key, line, shown)
+    return answer(written, match_id)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion.access import this_phone
+from companion.access import this_phone, writing_phone
 from companion.forms import LineForm, UndoForm
 from companion.store import Changed, current_store
 from companion.views.respond import NOT_UNDONE, answer, form_problems, render_table
@@ -27,7 +27,7 @@ def live(match_id: str) -> Response | tuple[str, int]:
         match_id, this_phone(), request.args.get("v", type=int), request.args.get("last", type=int)
     )
     if isinstance(polled, Changed):
-        return render_table(polled.table)
+        return render_table(polled.table, brought=polled.brought)
     return Response(status=204)
 
 
@@ -40,8 +40,9 @@ def record_line(match_id: str) -> Response | tuple[str, int]:
             _("The form was incomplete (%(problems)s).", problems=form_problems(form.errors))
         )
         return render_table(store.table(match_id, phone, "editor"), error=problem, status=422)
-    version, last, key = form.made_on()
-    return answer(store.record(match_id, phone, version, last, key, form.line()), match_id)
+    version, last, key, shown = form.made_on()
+    written = store.record(match_id, writing_phone(), version, last, key, form.line(), shown)
+    return answer(written, match_id)
 
 
 @bp.post("/<match_id>/undo")
@@ -51,5 +52,6 @@ def undo(match_id: str) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         problem = NotationError(_("The undo form was incomplete."))
         return render_table(store.table(match_id, phone, "editor"), error=problem, status=422)
-    version, last, key = form.made_on()
-    return answer(store.undo(match_id, phone, version, last, key), match_id, moved_on=NOT_UNDONE)
+    version, last, key, shown = form.made_on()
+    undone = store.undo(match_id, phone, version, last, key, shown)
+    return answer(undone, match_id, moved_on=NOT_UNDONE, undo=True)

@@ -28,6 +28,10 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
             # The suites create many matches from one address: the rate limits are off
             # here, and on in the tests of the limits (test_limits.py).
             "RATELIMIT_ENABLED": False,
+            # A test client posts a form the moment it has the page: the tap guard's
+            # waits are off here, and on in its own tests (test_taps.py).
+            "TAP_SETTLE_MS": 0,
+            "TAP_REFRESH_MS": 0,
             **config,
         }
     )

@@ -4,7 +4,8 @@
 reads what a browser would: the table's `data-version`, the CSRF token of a
 form, the values a form would submit. `Tabletop` creates matches through the
 new-match form and records lines through the table's forms: the hidden fields
-(CSRF token, version, last line, form key) of a form on the page it last saw, and
+(CSRF token, version, last line, form key, screen stamp) of a form on the page it last
+saw, and
 the fields the screen posts for the line (`companion.forms.line_fields`, the app's
 own inverse mapping), exactly as the screen sends them.
 """
@@ -245,7 +246,7 @@ class Page:
             Form(node)
             for node in self.doc.find_all("form")
             if (node.get("method") or "").lower() != "dialog"
-            and (action is None or (node.get("action") or "").endswith(action))
+            and (action is None or (node.get("action") or "").split("?")[0].endswith(action))
         ]
 
     def form_with(self, value: str | None = None, *, text: str | None = None) -> tuple[Form, Node]:
@@ -275,7 +276,9 @@ class Page:
 
     @property
     def notices(self) -> list[str]:
-        return [n.text for n in self.doc.find_all(cls="notice")]
+        """What the table tells: its notices, and the line at its top ("Undone: ...")."""
+        told = [n.text for n in self.doc.find_all(cls="notice")]
+        return told + ([self.recorded] if self.recorded else [])
 
     @property
     def turn(self) -> str:
@@ -302,11 +305,18 @@ class Page:
 
     @property
     def undo_label(self) -> str | None:
-        """What the undo button says it will undo; None while it is off."""
+        """What the undo button says it will undo (its name for a screen reader, beside
+        the line it confirms); None while there is nothing to undo."""
         for form in self.forms("/undo"):
             for button in form.buttons():
-                return None if "disabled" in button.attrs else button.text
+                return None if "disabled" in button.attrs else button.get("aria-label")
         return None
+
+    @property
+    def recorded(self) -> str | None:
+        """The confirmation at the top of the table ("Recorded: ..."); None without one."""
+        box = self.doc.find("section", cls="recorded")
+        return None if box is None else " ".join(box.one("p").text.split())
 
 
 # ---------------------------------------------------------------- records
@@ -490,13 +500,13 @@ class Tabletop:
         self, match_id: str, version: int | None = None, token: str | None = None
     ) -> dict[str, str]:
         """The hidden fields of a table form on the page last seen (its CSRF token, the
-        table's version and last line, the form's own key), `version` and `token` put in
-        their place when given (a stale or forged form)."""
+        table's version and last line, the form's own key, the screen's stamp), `version`
+        and `token` put in their place when given (a stale or forged form)."""
         page = self.page(match_id)
         forms = page.forms("/line") + page.forms("/undo") + page.forms("/reveal")
         if forms:
             values = forms[0].values()
-            fields = {k: values[k] for k in ("csrf_token", "version", "last", "key")}
+            fields = {k: values[k] for k in ("csrf_token", "version", "last", "key", "shown")}
         else:  # a viewer's table has no form: what one would carry
             fields = {"csrf_token": page_token(page), "version": str(page.version)}
             fields["last"] = page.table.one(cls="live")["hx-get"].split("last=")[1].split("&")[0]

@@ -125,6 +125,14 @@ class Fuzzer:
             return self.token
         return None if roll < 0.95 else random_text(self.rng)
 
+    def stamp(self) -> str:
+        """The screen stamp (companion/taps.py) the table's forms carry now."""
+        self.table.table(self.match_id)
+        return self.table.hidden(self.match_id)["shown"]
+
+    def stamp_value(self) -> Any:
+        return value(self.rng, self.stamp(), "0.0.0", "fff.-1.abc")
+
     def version_value(self, current: int) -> Any:
         return value(self.rng, str(current), str(current), str(current - 1), str(current + 1))
 
@@ -144,6 +152,7 @@ class Fuzzer:
                     rng,
                     csrf_token=self.token_value(),
                     version=self.version_value(current),
+                    shown=self.stamp_value(),
                     player=value(rng, *NAMES),
                     cards=value(rng, "R5 W+6", "G3, B+2", ""),
                     points=value(rng, "10", "0", "50", "10000"),
@@ -152,7 +161,12 @@ class Fuzzer:
             lambda: Request(
                 "POST",
                 f"/m/{ident}/undo",
-                form(rng, csrf_token=self.token_value(), version=self.version_value(current)),
+                form(
+                    rng,
+                    csrf_token=self.token_value(),
+                    version=self.version_value(current),
+                    shown=self.stamp_value(),
+                ),
             ),
             lambda: self.new_request(),
             lambda: self.import_request(),
@@ -206,10 +220,11 @@ class Fuzzer:
             who, _, action = legal.partition(": ")
             header = who in ("start", "hand")
             data = {"player": "" if header else who, "action": legal if header else action}
+            self.table.table(self.match_id)  # the screen as it is now
             return Request(
                 "POST",
                 f"/m/{ident}/line",
-                {"csrf_token": self.token, "version": str(current)} | data,
+                self.table.hidden(self.match_id) | {"version": str(current)} | data,
             )
         data = form(
             rng,
@@ -221,7 +236,13 @@ class Fuzzer:
         return Request(
             "POST",
             f"/m/{ident}/line",
-            form(rng, csrf_token=self.token_value(), version=self.version_value(current)) | data,
+            form(
+                rng,
+                csrf_token=self.token_value(),
+                version=self.version_value(current),
+                shown=self.stamp_value(),
+            )
+            | data,
         )
 
     def new_request(self) -> Request:

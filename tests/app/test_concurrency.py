@@ -55,6 +55,7 @@ from tests.app.helpers import (
     share_tokens,
 )
 from tests.databases import postgres_url, reset_postgres
+from tests.servers import NO_TAP_WAITS
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVED_ON = "The table moved on while you were tapping"
@@ -263,7 +264,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     """
     instance = tmp_path_factory.mktemp("instance")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY")}
-    env |= {"COMPANION_INSTANCE": str(instance), "PYTHONUNBUFFERED": "1"}
+    env |= {"COMPANION_INSTANCE": str(instance), "PYTHONUNBUFFERED": "1", **NO_TAP_WAITS}
     if url := postgres_url():
         reset_postgres(url)
         env["DATABASE_URL"] = url
@@ -361,6 +362,7 @@ class Seen:
     version: int
     last: str
     token: str
+    shown: str  # the screen's stamp (companion/taps.py), on each of its forms
     game: Game
 
 
@@ -388,7 +390,8 @@ def read_table(browser: Browser, base: str, match_id: str) -> Seen:
                 break
             header += 1
         if len(game.lines) - header == version:
-            return Seen(version, last, csrf(doc), game)
+            shown = doc.one("input", name="shown")["value"]
+            return Seen(version, last, csrf(doc), shown, game)
 
 
 def a_legal_line(game: Game, rng: random.Random) -> str | None:
@@ -410,7 +413,12 @@ def line_form(seen: Seen, line: str, key: str) -> tuple[str, dict[str, str]]:
     parsed = parse_line(line, seen.game.players)
     assert parsed is not None, line
     endpoint, fields = line_fields(parsed)
-    hidden = {"csrf_token": seen.token, "version": str(seen.version), "last": seen.last}
+    hidden = {
+        "csrf_token": seen.token,
+        "version": str(seen.version),
+        "last": seen.last,
+        "shown": seen.shown,
+    }
     return endpoint, hidden | {"key": key} | fields
 
 
@@ -528,8 +536,12 @@ def test_a_stale_undo_across_servers_is_refused(servers: Servers) -> None:
     # My screen (server 0) shows version 2, its undo button takes back "Ann: R3".
     status, html, _ = owner.get(f"{base0}/m/{match_id}")
     mine = page_of(html)
-    (undo,) = [Form(f) for f in mine.find_all("form") if f.get("action", "").endswith("/undo")]
-    assert "Ann" in undo.node.text
+    (undo,) = [
+        Form(f)
+        for f in mine.find_all("form")
+        if f.get("action", "").split("?")[0].endswith("/undo")
+    ]
+    assert "Ann" in undo.buttons()[0]["aria-label"]  # it names the line it takes back
     live = f"{base0}/m/{match_id}/live?v=2"
     assert owner.get(live)[0] == 204
 
@@ -554,9 +566,11 @@ def test_a_stale_undo_across_servers_is_refused(servers: Servers) -> None:
     # Undo from the fresh table: Bob's play, and only it, is taken back.
     status, html, _ = owner.get(f"{base0}/m/{match_id}")
     (undo,) = [
-        Form(f) for f in page_of(html).find_all("form") if f.get("action", "").endswith("/undo")
+        Form(f)
+        for f in page_of(html).find_all("form")
+        if f.get("action", "").split("?")[0].endswith("/undo")
     ]
-    assert "Bob" in undo.node.text
+    assert "Bob" in undo.buttons()[0]["aria-label"]
     status, _, _ = owner.post(f"{base0}{undo.action}", undo.values())
     assert status == 303
     for base in (base0, base1):
@@ -687,11 +701,22 @@ def test_a_page_is_made_from_a_table_that_a_later_play_leaves_alone(
             return (table.version, table.state.to_json(), [str(s.line) for s in table.recent])
 
         before = seen()
-        played = store.record(started, phone_, table.version, table.last_line_id, None, "Ann: R3")
+        read_long_ago = store.taps.stamp(table, at_ms=0)  # a screen the person has read
+        played = store.record(
+            started, phone_, table.version, table.last_line_id, None, "Ann: R3", read_long_ago
+        )
         assert isinstance(played, Recorded)
         assert seen() == before
         assert store.table(started, phone_).version == table.version + 1
-        undone = store.undo(started, phone_, table.version + 1, None, None)
+        after = store.table(started, phone_)
+        undone = store.undo(
+            started,
+            phone_,
+            after.version,
+            after.last_line_id,
+            None,
+            store.taps.stamp(after, at_ms=0),
+        )
         assert isinstance(undone, Undone)
         assert seen() == before
 

@@ -56,7 +56,7 @@ def test_htmx_sends_the_token_in_a_header(tabletop: Tabletop, started: str) -> N
     headers = json.loads(page.doc.one("body")["hx-headers"])
     response = tabletop.client.post(
         f"/m/{started}/line",
-        data={"version": "1", "player": "Ann", "action": "R3"},
+        data={**tabletop.hidden(started), "player": "Ann", "action": "R3"} | {"csrf_token": ""},
         headers=headers | {"HX-Request": "true"},
     )
     assert response.status_code == 303

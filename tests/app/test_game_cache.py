@@ -61,7 +61,7 @@ class Log:
         assert match_id == self.id
         self.reads.append((first, last))
         return [
-            (row_id, seq, text)
+            (row_id, seq, text, None)  # (no phone recorded these)
             for seq, (row_id, text) in enumerate(self.rows, 1)
             if first <= seq <= last
         ]

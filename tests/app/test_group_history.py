@@ -27,7 +27,13 @@ from tests.engine.test_stats import FRIDAY
 @pytest.fixture
 def process(app: Flask) -> Iterator[Flask]:
     """Another process on the app's database (a second gunicorn worker)."""
-    config = ("SQLALCHEMY_DATABASE_URI", "SECRET_KEY", "TESTING", "RATELIMIT_ENABLED")
+    config = (
+        "SQLALCHEMY_DATABASE_URI",
+        "SECRET_KEY",
+        "TESTING",
+        "RATELIMIT_ENABLED",
+        "TAP_SETTLE_MS",
+    )
     other = create_app({key: app.config[key] for key in config} | {"AUTO_MIGRATE": False})
     yield other
     with other.app_context():

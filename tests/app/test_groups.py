@@ -226,7 +226,13 @@ def test_a_renamed_match_is_replayed_by_every_process(
     process = create_app(
         {
             key: app.config[key]
-            for key in ("SQLALCHEMY_DATABASE_URI", "SECRET_KEY", "TESTING", "RATELIMIT_ENABLED")
+            for key in (
+                "SQLALCHEMY_DATABASE_URI",
+                "SECRET_KEY",
+                "TESTING",
+                "RATELIMIT_ENABLED",
+                "TAP_SETTLE_MS",
+            )
         }
         | {"AUTO_MIGRATE": False}
     )

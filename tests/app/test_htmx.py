@@ -31,10 +31,10 @@ def test_every_response_varies_on_htmx(tabletop: Tabletop, started: str) -> None
 
 
 def test_an_htmx_post_follows_to_the_fragment(tabletop: Tabletop, started: str) -> None:
-    page = tabletop.table(started)
+    tabletop.table(started)
     response = tabletop.client.post(
         f"/m/{started}/line",
-        data={"csrf_token": page.token, "version": "1", "player": "Ann", "action": "R3"},
+        data={**tabletop.hidden(started), "player": "Ann", "action": "R3"},
         headers=HX,
     )
     assert response.status_code == 303
@@ -43,10 +43,10 @@ def test_an_htmx_post_follows_to_the_fragment(tabletop: Tabletop, started: str) 
 
 
 def test_a_refusal_for_htmx_is_a_fragment_too(tabletop: Tabletop, started: str) -> None:
-    page = tabletop.table(started)
+    tabletop.table(started)
     response = tabletop.client.post(
         f"/m/{started}/line",
-        data={"csrf_token": page.token, "version": "1", "player": "Bob", "action": "R3"},
+        data={**tabletop.hidden(started), "player": "Bob", "action": "R3"},
         headers=HX,
     )
     refused = Page(response)

@@ -60,7 +60,12 @@ def test_production_logs_every_request_and_an_audit_trail_without_tokens(
         endpoint, fields = line_form(seen, "start: R5", secrets.token_hex(8))
         assert editor.post(f"{base}/m/{match_id}/{endpoint}", fields)[0] == 303
         seen = read_table(editor, base, match_id)
-        undo = {"csrf_token": seen.token, "version": str(seen.version), "last": seen.last}
+        undo = {
+            "csrf_token": seen.token,
+            "version": str(seen.version),
+            "last": seen.last,
+            "shown": seen.shown,
+        }
         assert editor.post(f"{base}/m/{match_id}/undo", undo | {"key": "u1"})[0] == 303
 
         renew = form_on(owner, f"{base}/m/{match_id}/share", f"/m/{match_id}/share/renew")

@@ -91,6 +91,30 @@ def listening() -> Iterator[psycopg.Connection]:
         yield conn
 
 
+def write_line(app: Flask, match_id: str, text: str) -> None:
+    """A line written as the app of an older schema wrote it (the row, then the match's
+    version and last line): today's app writes columns an older schema lacks."""
+    with app.app_context(), db.engine.begin() as conn:
+        version = conn.execute(
+            sa.text("SELECT version FROM match WHERE id = :m"), {"m": match_id}
+        ).scalar_one()
+        conn.execute(
+            sa.text(
+                "INSERT INTO match_line (match_id, seq, text, created_at) "
+                "VALUES (:m, :s, :t, CURRENT_TIMESTAMP)"
+            ),
+            {"m": match_id, "s": version + 1, "t": text},
+        )
+        row_id = conn.execute(
+            sa.text("SELECT id FROM match_line WHERE match_id = :m AND seq = :s"),
+            {"m": match_id, "s": version + 1},
+        ).scalar_one()
+        conn.execute(
+            sa.text("UPDATE match SET version = :s, last_line_id = :r WHERE id = :m"),
+            {"m": match_id, "s": version + 1, "r": row_id},
+        )
+
+
 def heard(conn: psycopg.Connection) -> list[str]:
     return [note.payload for note in conn.notifies(timeout=0.5)]
 
@@ -104,7 +128,7 @@ def test_nothing_is_announced_once_upgraded_and_the_line_news_comes_back_downgra
         assert heard(conn) == []
         with app.app_context():
             downgrade(revision="a1c0ffee0005")
-        assert tabletop.line(started, "Bob", "R4").status == 303
+        write_line(app, started, "Bob: R4")
         (news,) = heard(conn)
         assert news.startswith(f"{started} 3 ") and news.endswith(" Bob: R4")
         with app.app_context():
@@ -137,6 +161,33 @@ def test_groups_come_with_an_upgrade_that_leaves_every_match_outside_them_and_go
     )
     with app.app_context():
         downgrade(revision="a1c0ffee0006")
-    assert tabletop.line(started, "Cy", "R6").status == 303
+    write_line(app, started, "Cy: R6")
     with app.app_context():
         upgrade()
+    assert tabletop.logged(started)[-1] == "Cy: R6"
+    tabletop.table(started)  # the table as it is now, from a fresh screen
+    assert tabletop.line(started, "Ann", "R2").status == 303
+
+
+def test_the_phone_of_each_line_comes_with_an_upgrade_and_goes_down(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """a1c0ffee0009 adds which phone recorded a line: lines from before have none and
+    read as "Last: ..."; down again drops only the column."""
+    with app.app_context():
+        downgrade(revision="a1c0ffee0008")
+    write_line(app, started, "Ann: R3")
+    with app.app_context():
+        upgrade()
+    page = tabletop.table(started)
+    assert page.recorded.startswith("Last:"), page.recorded
+    assert tabletop.line(started, "Bob", "R4").status == 303
+    assert tabletop.table(started).recorded.startswith("Recorded:")
+    before = tabletop.export(started)
+    with app.app_context():
+        downgrade(revision="a1c0ffee0008")
+        with db.engine.connect() as conn:
+            columns = {c["name"] for c in sa.inspect(conn).get_columns("match_line")}
+        assert "phone" not in columns
+        upgrade()
+    assert tabletop.export(started) == before

@@ -31,14 +31,15 @@ def test_a_quick_score_table_shows_no_card_counts(tabletop: Tabletop) -> None:
     assert "Enter the hand's result" in page.doc.one(cls="status").text
 
 
-def test_notices_are_styled_by_kind(tabletop: Tabletop, started: str) -> None:
+def test_the_last_line_is_styled_by_kind(tabletop: Tabletop, started: str) -> None:
     page = tabletop.play_lines(started, "Bob: has 20", "Ann: W+6 B", "Bob: take")
-    (knockout,) = page.doc.find_all(cls="event")
+    knockout = page.doc.one("section", cls="recorded")
     assert "warning" in knockout.classes and "knocked out" in knockout.text
     assert knockout.find("svg") is not None  # its icon: not told by colour alone
     page = tabletop.undo(started)
-    (undone,) = [n for n in page.doc.find_all(cls="notice") if "Undone" in n.text]
-    assert "info" in undone.classes
+    undone = page.doc.one("section", cls="recorded")
+    assert "warning" not in undone.classes and "Undone" in undone.text
+    assert undone.find("svg") is not None
 
 
 @pytest.mark.parametrize("path", SHOWN, ids=lambda p: p.relative_to(ROOT).as_posix())

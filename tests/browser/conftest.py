@@ -15,10 +15,11 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.databases import postgres_url, reset_postgres
 from tests.servers import TEST_RATE_LIMITS
@@ -65,15 +66,24 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`python -m companion` on a free port with its own SQLite database."""
-    instance = tmp_path_factory.mktemp("instance")
+# The tap guard (companion/taps.py) for the suite: keys settle briefly after each change,
+# as on a phone, so the tests tap as a person would (Playwright waits for a key to take
+# taps); no refusal after another phone's refresh. tests/browser/test_double_taps.py
+# runs a server of its own with the guard as shipped.
+QUICK_TAPS = {"COMPANION_TAP_SETTLE_MS": "120", "COMPANION_TAP_REFRESH_MS": "0"}
+
+
+@contextmanager
+def companion(instance: Path, settings: dict[str, str], fresh: bool = True) -> Iterator[str]:
+    """`python -m companion` on a free port with `instance` as its folder (its SQLite
+    database, or PostgreSQL when the tests run on it: emptied first when `fresh`, never
+    under another server using it), and `settings` in its environment."""
     port = free_port()
-    env = {**os.environ, "COMPANION_INSTANCE": str(instance), **TEST_RATE_LIMITS}
+    env = {**os.environ, "COMPANION_INSTANCE": str(instance), **TEST_RATE_LIMITS, **settings}
     env.pop("DATABASE_URL", None)
     if url := postgres_url():
-        reset_postgres(url)
+        if fresh:
+            reset_postgres(url)
         env["DATABASE_URL"] = url
     log = open(instance / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
@@ -104,6 +114,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app for the suite, with its own SQLite database (or PostgreSQL)."""
+    with companion(tmp_path_factory.mktemp("instance"), QUICK_TAPS) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -162,8 +179,12 @@ SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 def axe_violations(page: Page) -> list[str]:
-    """The serious and critical accessibility violations axe-core finds on the page."""
+    """The serious and critical accessibility violations axe-core finds on the page, at
+    rest (a table's keys dim for a moment after each change: static/app.js)."""
     from axe_playwright_python.sync_playwright import Axe
+
+    if page.locator("#table").count():
+        expect(page.locator("#table.settling, #table.sending")).to_have_count(0)
 
     return [
         f"axe {v['impact']} {v['id']}: {v['help']} {[n['target'] for n in v['nodes']][:3]}"
@@ -173,6 +194,9 @@ def axe_violations(page: Page) -> list[str]:
 
 
 def shot(page: Page, name: str, viewport: str) -> None:
-    """Save a screenshot of the screen as a test artifact (artifacts/ is git-ignored)."""
+    """Save a screenshot of the screen as a test artifact (artifacts/ is git-ignored), at
+    rest."""
+    if page.locator("#table").count():
+        expect(page.locator("#table.settling, #table.sending")).to_have_count(0)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{viewport}-{name}.png"), full_page=True)

@@ -141,8 +141,9 @@ class Table:
         self.button(catcher)
 
     def undo(self) -> str:
+        """Tap Undo (beside the last line, at the top); what it said it would take back."""
         button = self.page.locator(".undo-bar button")
-        label = button.inner_text()
+        label = button.get_attribute("aria-label") or ""
         self._then_new_version(button.click)
         return label
 

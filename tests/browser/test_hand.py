@@ -73,7 +73,7 @@ def test_a_hand_by_tapping(page: Page, viewport: str) -> None:
     t.expect_turn("Ann")
     t.tap("Yellow Draw 2")
     t.button("Take 2")
-    expect(page.locator(".alert.event")).to_contain_text("Bob reached 25 cards and is knocked out")
+    expect(page.locator(".recorded")).to_contain_text("Bob reached 25 cards and is knocked out")
     expect(page.locator(".seat", has_text="Bob").locator(".badge")).to_have_text("OUT")
 
     # A UNO catch.

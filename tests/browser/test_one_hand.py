@@ -22,7 +22,8 @@ SITUATIONS = {
 # Every control of the table's actions and its dock (the menu only once opened), but the
 # last plays below, which are read, not tapped: where each one is, and whether it shows.
 CONTROLS = """() => [...document.querySelectorAll(
-    '#table .actions :is(a, button, input, label.button), #table .dock :is(a, button, summary)')]
+    '#table .actions :is(a, button, input, label.button), #table .recorded button,'
+    + ' #table .dock :is(a, button, summary)')]
   .filter(el => el.type !== 'hidden' && el.checkVisibility())
   .map(el => {
     const box = el.getBoundingClientRect();

@@ -1,7 +1,8 @@
 """Awake and felt: a table keeps the screen on (a wake lock, taken again when the page is
-visible again) and vibrates once per new line that was a knockout, a UNO window, a catch
-or a hand's end, on the phone that recorded it and on those that see it arrive live;
-each with a setting in the More menu. Where a phone lacks the API, nothing breaks."""
+visible again) and vibrates once per new line, a short tick for an ordinary line and
+longer for a knockout, a UNO window, a catch or a hand's end, on the phone that recorded
+it and on those that see it arrive live; each with a setting in the More menu. Where a
+phone lacks the API, nothing breaks."""
 
 from __future__ import annotations
 
@@ -134,10 +135,11 @@ def test_the_end_of_a_hand_is_felt_unless_turned_off(small_phone: Page) -> None:
     assert felt(page) == [[90, 50, 90]]
 
     t.import_record(UNO_WINDOW)
-    t.tap("Red 9")  # Bob plays an ordinary card: nothing to feel
+    t.tap("Red 9")  # Bob plays an ordinary card: a tick
     assert page.locator("#table").get_attribute("data-events") == ""
+    assert felt(page) == [25]
     t.undo()  # and undone: the line before it is not felt again
-    assert vibrations(page) == []
+    assert vibrations(page) == [25]
 
     t.import_record(LAST_CARD)
     open_menu(page)

@@ -128,7 +128,7 @@ def test_a_live_update_keeps_what_this_phone_was_entering(phone: Page, server: s
     bart = page.locator("form.reveal", has_text=f"{BART} reveals")
     fields = {
         name: bart.locator(f'input[name="{name}"]').input_value()
-        for name in ("csrf_token", "version", "last", "key", "player")
+        for name in ("csrf_token", "version", "last", "key", "shown", "player")
     }
     before = t.version
     response = page.request.post(

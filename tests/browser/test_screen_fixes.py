@@ -65,6 +65,23 @@ def new_match(page: Page, server: str, names: list[str]) -> str:
     return page.url.rsplit("/", 1)[1]
 
 
+def test_the_house_rules_show_they_open(phone: Page, server: str) -> None:
+    """The bug: the house rules' summary was drawn as plain bold text (its disclosure
+    triangle gone with display: flex): nothing said it opens."""
+    phone.goto(server + "/new")
+    summary = phone.locator("details.opens > summary")
+    chevron = summary.locator("svg.icon")
+    expect(chevron).to_be_visible()
+    assert summary.evaluate("s => getComputedStyle(s).borderTopStyle") == "solid"
+    closed = chevron.evaluate("c => getComputedStyle(c).transform")
+    summary.click()
+    expect(phone.locator("details.opens")).to_have_attribute("open", "")
+    expect(phone.locator("#target")).to_be_visible()
+    phone.wait_for_timeout(200)  # the chevron's turn
+    assert chevron.evaluate("c => getComputedStyle(c).transform") != closed
+    looks_right(phone, "new-match-rules-open")
+
+
 def test_new_match_names_the_dealer(phone: Page, server: str) -> None:
     phone.goto(server + "/new")
     for i, name in enumerate(SIX_LONG_NAMES):
@@ -102,4 +119,38 @@ def test_share_on_the_servers_own_address_warns(phone: Page, server: str) -> Non
     match_id = new_match(phone, server, ["Ann", "Bob", "Cy"])
     phone.goto(f"{server}/m/{match_id}/share")
     expect(phone.locator(".loopback")).to_contain_text("Other phones can't open these links.")
+    # Laid out for 360 px: its two paragraphs one under the other, not squeezed side by side.
+    first, second = (phone.locator(".loopback p").nth(i).bounding_box() for i in (0, 1))
+    assert first is not None and second is not None
+    assert second["y"] >= first["y"] + first["height"], (first, second)
+    assert first["width"] > 240 and second["width"] > 240, (first, second)
     looks_right(phone, "share-loopback")
+
+
+# The contrast of two CSS colours (WCAG's relative luminance), in the page.
+CONTRAST = """([a, b]) => {
+  const lum = (c) => {
+    const [r, g, bl] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}"""
+
+
+def test_the_roulette_key_stands_out_in_either_scheme(phone: Page, server: str) -> None:
+    """The bug: in dark mode the Colour Roulette's black key sat on the near-black page
+    with a black edge: no key to see. Its edge against the page: at least 3:1 (WCAG's
+    non-text contrast); its mark against its face: at least 4.5:1."""
+    Table(phone, server).import_record("players: Ann, Bob, Cy\nstart: R5\n")
+    key = phone.locator('.keyboard [aria-label="Wild Colour Roulette"]')
+    expect(key).to_be_visible()
+    edge, face, mark = key.evaluate(
+        "k => [getComputedStyle(k).borderTopColor, getComputedStyle(k).backgroundColor,"
+        " getComputedStyle(k).color]"
+    )
+    page_colour = phone.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert phone.evaluate(CONTRAST, [edge, page_colour]) >= 3, (edge, page_colour)
+    assert phone.evaluate(CONTRAST, [mark, face]) >= 4.5, (mark, face)
+    looks_right(phone, "roulette-key")
