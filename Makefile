@@ -49,10 +49,11 @@ lint: $(STAMP)
 # (.ci/run starts a throwaway one), the database-backed suites again on it: every app
 # test, and the browser tests where the database is at work under the screen (several
 # phones on one table, an answer lost after the server recorded it, a whole hand, double
-# taps and the two-phone refresh race); the other browser tests check the screen itself,
-# the same on either database.
+# taps on cards and the two-phone refresh race); the other browser tests check the screen
+# itself, the same on either database.
 PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py tests/browser/test_hand.py \
-	tests/browser/test_double_taps.py
+	tests/browser/test_double_taps.py::test_a_double_tap_on_a_card_records_one_play \
+	tests/browser/test_double_taps.py::test_the_two_phone_refresh_race_records_one_line_and_tells_the_second_phone
 test: lint $(HTMX) chromium
 	$(VENV)/bin/pytest
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \

@@ -20,6 +20,7 @@ from engine.notation import (
     Catch,
     Correct,
     Draw,
+    Out,
     Play,
     Reveal,
     Roulette,
@@ -417,6 +418,12 @@ class Legal:
         return tuple(s.players[i] for i in s.active if i != s.hand_winner and s.revealed[i] is None)
 
     @property
+    def knockouts(self) -> tuple[str, ...]:
+        """Losers of a quick hand who may still be entered as knocked out, once its
+        winner is (the same players as `revealers`, in a hand entered as its result)."""
+        return self.revealers if self._state.quick else ()
+
+    @property
     def next_hand(self) -> int | None:
         s = self._state
         return s.hand + 1 if s.status == "hand_over" else None
@@ -463,6 +470,7 @@ class Legal:
         for name in self.revealers:
             seat = s.players.index(name)
             out.append(ActionLine(name, Reveal(points=s.hands[seat])))
+        out += [ActionLine(name, Out()) for name in self.knockouts]
         return out
 
     def follow_up(self, card: Card, held: int | None = None) -> FollowUp | None:

@@ -786,8 +786,13 @@ def _correct(s: State, seat: int, count: int) -> None:
 
 
 def _quick_result(s: State, seat: int, action: Wins | Out) -> None:
-    """A hand entered as its result only: who won, who was knocked out."""
+    """A hand entered as its result only: who won, who was knocked out. The winner may
+    come first (the screen asks for it first): the knockouts of the hand follow it, in
+    any order with the losers' reveals, until the hand is scored."""
     name = s.players[seat]
+    if isinstance(action, Out) and s.quick and s.status == "scoring":
+        _knocked_out_after_the_win(s, seat)
+        return
     if s.status != "playing":
         refusal = status_refusal(s)
         assert refusal is not None
@@ -821,6 +826,32 @@ def _quick_result(s: State, seat: int, action: Wins | Out) -> None:
         _pass_turn_after_knockout(s, seat)
     # The line itself says who won or went out: keep only what followed from it.
     s.events = tuple(e for e in s.events[1:])
+
+
+def _knocked_out_after_the_win(s: State, seat: int) -> None:
+    """A quick hand's knockout entered once its winner is known."""
+    name = s.players[seat]
+    if seat == s.hand_winner:
+        raise IllegalActionError(
+            _("{name} won the hand: they can't also be knocked out of it.", name=name), "mercy"
+        )
+    if seat in s.out:
+        raise IllegalActionError(
+            _("{name} is already knocked out of this hand.", name=name), "mercy"
+        )
+    if s.revealed[seat] is not None:
+        raise IllegalActionError(
+            _(
+                "{name} already revealed their points: undo that reveal first if they were "
+                "knocked out.",
+                name=name,
+            ),
+            "scoring",
+        )
+    _draw_cards(s, seat, min(max((s.rules.mercy or 0) - s.hands[seat], 0), s.drawable))
+    _mercy_knock_out(s, seat, None)
+    s.events = tuple(e for e in s.events[1:])  # the line itself says who went out
+    _score_if_revealed(s)
 
 
 # ---------------------------------------------------------------- scoring

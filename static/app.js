@@ -103,7 +103,37 @@
     });
   });
 
+  // A quick hand's keypad: digits into the points field (never the phone's own
+  // keyboard), one to take the last back; Record once there is a number.
+  function keypads(root) {
+    root.querySelectorAll("[data-keypad]").forEach(function (form) {
+      var field = form.querySelector("[data-keypad-field]");
+      var keys = form.querySelector("[data-keypad-keys]");
+      if (!field || !keys || form.dataset.ready) { return; }
+      form.dataset.ready = "1";
+      keys.hidden = false;
+      form.querySelectorAll("[data-keypad-plain]").forEach(function (plain) { plain.hidden = true; });
+      field.readOnly = true;
+      field.setAttribute("inputmode", "none");
+      var record = keys.querySelector("[type=submit]");
+      function update() { record.disabled = field.value === ""; }
+      keys.querySelectorAll("[data-digit]").forEach(function (key) {
+        key.addEventListener("click", function () {
+          var value = (field.value === "0" ? "" : field.value) + key.dataset.digit;
+          if (parseInt(value, 10) <= parseInt(field.max, 10)) { field.value = value; }
+          update();
+        });
+      });
+      keys.querySelector("[data-digit-back]").addEventListener("click", function () {
+        field.value = field.value.slice(0, -1);
+        update();
+      });
+      update();
+    });
+  }
+
   function enhance(root) {
+    keypads(root);
     drewRows(root);
     steppers(root);
     quickCounts(root);

@@ -570,11 +570,13 @@ class Tabletop:
         page: Page | None = None,
         **typed: str,
     ) -> Page:
-        """Tap the button with that value or text on the page, after typing `typed` in its form."""
+        """Tap the button with that value or text on the page, after typing `typed` in its
+        form; it posts where the button says (its formaction), else where the form does."""
         page = page or self.page(match_id)
         form, button = page.form_with(value, text=text)
         data = form.values(button) | typed
-        return self.follow(self.client.post(form.action, data=data), match_id)
+        action = button.get("formaction") or form.action
+        return self.follow(self.client.post(action, data=data), match_id)
 
     def play(self, match_id: str, body: str) -> Page:
         """One record line through the form that records it, as the screen posts it (the

@@ -11,23 +11,43 @@ def test_the_quick_panel_replaces_the_start_card(tabletop: Tabletop) -> None:
     match_id = tabletop.create(["Ann", "Bob", "Cy"], mode="quick", target="300")
     page = tabletop.table(match_id)
     panel = page.doc.one(cls="actions")
-    assert "Quick score" in panel.text
+    assert "Hand 1: who won?" in panel.text  # the winner first, one tap
     assert not any(
         (b.get("value") or "").startswith("start:") for f in page.forms() for b in f.buttons()
     )
     actions = {f.values()["action"]: [b["value"] for b in f.buttons()] for f in page.forms("/line")}
-    assert actions == {"out": ["Ann", "Bob", "Cy"], "wins": ["Ann", "Bob", "Cy"]}
+    assert actions == {"wins": ["Ann", "Bob", "Cy"]}
+
+
+def test_the_losers_come_up_one_after_the_other_on_the_keypad(tabletop: Tabletop) -> None:
+    """Winner first, then each loser in turn: knocked out in one tap, or points."""
+    match_id = tabletop.create(["Ann", "Bob", "Cy", "Dee"], mode="quick")
+    page = tabletop.press(match_id, "Bob")  # Bob won
+    assert page.status == 303
+    keypad = page.doc.one("form", cls="keypad-form")
+    assert keypad.one("h3").text == "Ann"  # the first loser in seat order
+    page = tabletop.press(match_id, text="Ann was knocked out")
+    assert page.status == 303 and tabletop.logged(match_id)[-1] == "Ann: out"
+    assert page.doc.one("form", cls="keypad-form").one("h3").text.split()[0] == "Cy"
+    form = page.forms("/reveal")[0]
+    page = tabletop.follow(
+        tabletop.client.post(form.action, data=form.values() | {"points": "23"}), match_id
+    )
+    assert page.status == 303 and tabletop.logged(match_id)[-1] == "Cy: reveals 23"
+    assert "Cy: 23 points" in page.doc.one(cls="tally").text
+    page = tabletop.press(match_id, text="Dee was knocked out")
+    assert page.status == 303
+    assert tabletop.state(match_id)["scores"]["Bob"] == 250 + 23 + 250
 
 
 def test_a_quick_match_played_to_its_winner(tabletop: Tabletop, app: Flask) -> None:
     match_id = tabletop.create(["Ann", "Bob", "Cy"], mode="quick", target="300")
 
-    # Hand 1: Bob was knocked out, Ann won, Cy shows 35 points.
+    # Hand 1: Ann won, Bob was knocked out, Cy shows 35 points.
+    page = tabletop.press(match_id, "Ann")
+    assert page.status == 303 and page.turn == "Ann wins the hand"
     page = tabletop.press(match_id, text="Bob was knocked out")
     assert page.status == 303
-    assert "Bob was knocked out" not in page.doc.one(cls="actions").text
-    page = tabletop.press(match_id, text="Ann won")
-    assert page.status == 303 and page.turn == "Ann wins the hand"
     assert [f.values()["player"] for f in page.forms("/reveal")] == ["Cy"]
     page = tabletop.reveal(match_id, "Cy", points=35)
     assert page.status == 303 and page.turn == "Hand 1 scored"
@@ -35,7 +55,7 @@ def test_a_quick_match_played_to_its_winner(tabletop: Tabletop, app: Flask) -> N
 
     # Hand 2, typed as the table form sends it: Cy wins, the others reveal.
     page = tabletop.press(match_id, text="Next hand")
-    assert page.status == 303 and "Quick score" in page.doc.one(cls="actions").text
+    assert page.status == 303 and "Hand 2: who won?" in page.doc.one(cls="actions").text
     assert tabletop.line(match_id, "Cy", "wins").status == 303
     assert tabletop.reveal(match_id, "Ann", cards="R5 W+6").status == 303
     assert tabletop.reveal(match_id, "Bob", points=20).status == 303

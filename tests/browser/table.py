@@ -140,6 +140,17 @@ class Table:
         expect(self.page.locator(".follow-up")).to_contain_text(f"Who caught {caught}")
         self.button(catcher)
 
+    def quick_points(self, name: str, points: int) -> None:
+        """A quick hand's loser, come up on the keypad: their points typed, recorded."""
+        expect(self.page.locator(".keypad-who span")).to_have_text(name)
+        keys = self.page.locator("[data-keypad-keys]")
+        for digit in str(points):
+            keys.get_by_role("button", name=digit, exact=True).click()
+        expect(self.page.locator("#quick-points")).to_have_value(str(points))
+        self._then_new_version(
+            keys.get_by_role("button", name=f"Record {name}'s points", exact=True).click
+        )
+
     def undo(self) -> str:
         """Tap Undo (beside the last line, at the top); what it said it would take back."""
         button = self.page.locator(".undo-bar button")

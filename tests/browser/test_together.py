@@ -74,17 +74,13 @@ def test_export_then_import_gives_the_same_scoreboard(page: Page, server: str) -
 def test_quick_score_two_hands(page: Page, server: str) -> None:
     t = Table(page, server)
     t.new_match(["Ann", "Bob", "Cy"], mode="quick")
-    t.button("Bob was knocked out")
     t.button("Ann won")
-    form = page.locator("form.reveal", has_text="Cy reveals")
-    form.locator('input[name="points"]').fill("30")
-    t._then_new_version(form.locator("button[type=submit]").click)
+    t.button("Bob was knocked out")
+    t.quick_points("Cy", 30)
     t.button("Next hand: Ann deals")
     t.button("Cy won")
-    for name, points in (("Ann", "10"), ("Bob", "20")):
-        form = page.locator("form.reveal", has_text=f"{name} reveals")
-        form.locator('input[name="points"]').fill(points)
-        t._then_new_version(form.locator("button[type=submit]").click)
+    for name, points in (("Ann", 10), ("Bob", 20)):
+        t.quick_points(name, points)
     page.get_by_role("link", name="Scoreboard").first.click()
     totals = page.locator("ol.totals").inner_text()
     assert "Ann 280" in totals and "Cy 30" in totals

@@ -18,6 +18,16 @@ def test_a_quick_hand_scores_like_a_played_one() -> None:
     assert state["quick"] is True
 
 
+def test_the_winner_may_come_first_then_the_knockouts() -> None:
+    """The screen asks for the winner first: the knockouts follow, among the reveals."""
+    g = game("Ann: wins", "Bob: out", "Cy: reveals 35")
+    assert g.to_json()["scores"] == {"Ann": 285, "Bob": 0, "Cy": 0}
+    g = game("Cy: wins", "Ann: out", "Bob: out")  # the winner was the last one standing
+    state = g.to_json()
+    assert state["status"] == "hand_over" and state["scores"]["Cy"] == 500
+    assert state["draw_pile"] + state["set_aside"] + sum(state["hands"].values()) == 168
+
+
 def test_revealed_cards_of_a_quick_hand_are_not_counted_against_seven() -> None:
     g = game("Cy: wins", "Ann: reveals R5 W+6 W+10 B+2 G+4 R3 R4 R5 Y2", "Bob: reveals 120")
     assert g.to_json()["scores"]["Cy"] == 159 + 120
@@ -54,6 +64,10 @@ def test_quick_score_plays_a_match_to_its_target() -> None:
         (("Ann: out",), "Ann: wins", "mercy"),
         (("Ann: wins",), "Bob: wins", "hand-over"),
         (("Ann: wins",), "Bob: reveals 2000", "cards"),
+        (("Ann: wins",), "Ann: out", "mercy"),
+        (("Ann: wins", "Bob: out"), "Bob: out", "mercy"),
+        (("Ann: wins", "Bob: reveals 20"), "Bob: out", "scoring"),
+        (("Ann: wins", "Bob: reveals 20", "Cy: out"), "Cy: out", "hand-over"),
     ],
 )
 def test_quick_lines_refused(lines: tuple[str, ...], line: str, rule: str) -> None:
