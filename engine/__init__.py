@@ -16,6 +16,7 @@ from engine.errors import (
     NotationError,
     OutOfTurnError,
     RecordError,
+    RevealMismatch,
 )
 from engine.explain import describe, how_scored, say, score_breakdown, summary, whose_turn
 from engine.game import Game, Replay, Step, replay
@@ -91,6 +92,7 @@ __all__ = [
     "RecordError",
     "Replay",
     "Reveal",
+    "RevealMismatch",
     "Roulette",
     "RulesLine",
     "StartLine",

@@ -7,9 +7,12 @@ in the language of the context that raised it (engine.i18n).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.i18n import _
+
+if TYPE_CHECKING:  # the notation imports these errors
+    from engine.notation import ActionLine
 
 RULE_IDS: Final = (
     "syntax",
@@ -69,6 +72,15 @@ class CardCountError(IllegalActionError):
     """More cards than the deck or a hand holds."""
 
     rule = "cards"
+
+
+class RevealMismatch(CardCountError):
+    """A reveal of more or fewer cards than the app counted: `correction` is the line
+    that would set the count to what was revealed (the screen offers it in one tap)."""
+
+    def __init__(self, message: str, correction: ActionLine) -> None:
+        super().__init__(message)
+        self.correction = correction
 
 
 class RecordError(EngineError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from engine.cards import DECK_SIZE, Card, Face
-from engine.errors import CardCountError, IllegalActionError
+from engine.errors import CardCountError, IllegalActionError, RevealMismatch
 from engine.i18n import N_, _, ngettext
 from engine.legal import (
     card_refusal,
@@ -902,16 +902,19 @@ def _reveal(s: State, seat: int, reveal: Reveal) -> None:
         if s.quick:
             held = len(cards)  # nobody counted the cards of a hand entered as a result
         if len(cards) != held:
-            raise CardCountError(
+            raise RevealMismatch(
                 ngettext(
-                    "{name} holds {n} card by the app's count but revealed {revealed}: if the "
-                    "app is wrong, correct the count first (has {revealed}).",
-                    "{name} holds {n} cards by the app's count but revealed {revealed}: if the "
-                    "app is wrong, correct the count first (has {revealed}).",
+                    "{name} showed {revealed} cards, but the table counted {n} card: if the "
+                    "table's count is wrong, correct it to {revealed}, then record the cards "
+                    "again.",
+                    "{name} showed {revealed} cards, but the table counted {n} cards: if the "
+                    "table's count is wrong, correct it to {revealed}, then record the cards "
+                    "again.",
                     held,
                     name=name,
                     revealed=len(cards),
-                )
+                ),
+                ActionLine(name, Correct(len(cards))),
             )
         seen = dict(s.revealed_cards)
         for card in cards:

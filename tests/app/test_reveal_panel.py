@@ -51,6 +51,33 @@ def test_a_refused_reveal_comes_back_with_the_cards_and_the_reason_at_the_form(
     assert bob.find(cls="reveal-refused") is None
 
 
+def test_a_reveal_that_does_not_match_the_count_offers_the_correction_in_place(
+    tabletop: Tabletop, started: str
+) -> None:
+    """Plain words, never the record's wording ("has 2"), and the correction one tap away
+    from the very form, its cards kept for the second try."""
+    tabletop.play_lines(started, *WON)
+    page = tabletop.reveal(started, "Cy", cards="R5 W+6")  # Cy holds 7 by the count
+    alert = reveal_form(page, "Cy").one(cls="reveal-refused")
+    assert "Cy showed 2 cards, but the table counted 7 cards" in alert.text
+    assert "has 2" not in alert.text
+    page = tabletop.press(started, "has", page=page)
+    assert page.status == 303
+    assert tabletop.logged(started)[-1] == "Cy: has 2"
+    assert tabletop.reveal(started, "Cy", cards="R5 W+6").status == 303
+
+
+def test_every_losers_count_is_correctable_at_the_end_of_the_hand(
+    tabletop: Tabletop, started: str
+) -> None:
+    page = tabletop.play_lines(started, *WON)
+    for name in ("Bob", "Cy"):
+        link = reveal_form(page, name).one("a", cls="fix-count")
+        assert link.text.strip() == "Correct the count"
+        fix = tabletop.get(link["href"])
+        assert fix.doc.one("form", cls="fix").one("input", name="count")["value"] == "7"
+
+
 def test_refused_points_and_an_empty_reveal_are_kept_at_the_form(
     tabletop: Tabletop, started: str
 ) -> None:

@@ -129,7 +129,7 @@ class Table:
         self.button(f"Play {card_name}")
 
     def correct(self, name: str, count: int) -> None:
-        self.page.locator(f'a[title="Correct {name}\'s count"]').click()
+        self.page.locator(f'a.seat-box[aria-label^="Correct {name}\'s count"]').click()
         expect(self.page.locator("#fix-count")).to_be_visible()
         self.step_to("#fix-count", count)
         self.button("Correct the count")

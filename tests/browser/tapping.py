@@ -199,7 +199,7 @@ class Tapper:
                 expect(self.page.locator(".follow-up")).to_contain_text(f"Who caught {caught}")
                 self.tap(self.button(who))
             case Correct(count=count):
-                self.tap(self.page.locator(f'a[title="Correct {who}\'s count"]'))
+                self.tap(self.page.locator(f'a.seat-box[aria-label^="Correct {who}\'s count"]'))
                 expect(self.page.locator("#fix-count")).to_be_visible()
                 self.step_to("#fix-count", count)
                 self.tap(self.button("Correct the count"))

@@ -143,7 +143,7 @@ QUESTIONS = {  # each follow-up: the link that opens it, and the button that ans
     "swap": ('.keys a[aria-label="Red 7"]', CORA),
     "discard": ('.keys a[aria-label="Red Discard All"]', "Play Red Discard All"),
     "catch": (f'a[aria-label="Caught {ANN} without UNO"]', BART),
-    "correction": (f'a[title="Correct {CORA}\'s count"]', "Correct the count"),
+    "correction": (f'a.seat-box[aria-label^="Correct {CORA}\'s count"]', "Correct the count"),
 }
 OPEN = "#table form.follow-up, #fix-count"
 

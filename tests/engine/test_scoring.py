@@ -9,6 +9,7 @@ from engine import (
     CardCountError,
     HouseRules,
     IllegalActionError,
+    RevealMismatch,
     how_scored,
     score_breakdown,
 )
@@ -106,9 +107,9 @@ def test_reveal_refusals() -> None:
 @pytest.mark.parametrize(
     ("line", "why"),
     [
-        ("Bob: reveals R1 R2", "has 2"),  # Bob holds 7 by the app's count
+        ("Bob: reveals R1 R2", "correct it to 2"),  # Bob holds 7 by the table's count
         ("Bob: reveals 351", "350"),  # 7 cards: at most 350 points
-        ("Bob: reveals R1 R2 R3 R4 R6 R8 R5 R5", "has 8"),
+        ("Bob: reveals R1 R2 R3 R4 R6 R8 R5 R5", "correct it to 8"),
         ("Bob: reveals R5 R5 R1 R2 R3 R4 R6", "Red 5"),  # the start card is the third R5
     ],
 )
@@ -117,6 +118,20 @@ def test_reveal_must_fit_the_hand_and_the_deck(line: str, why: str) -> None:
     with pytest.raises(CardCountError, match=why) as info:
         g.apply(line)
     assert info.value.rule == "cards"
+
+
+def test_a_reveal_that_does_not_match_the_count_offers_the_correction() -> None:
+    """In plain words, never the record's wording ("has 2"), and the line that fixes it."""
+    g = game(*WON)
+    with pytest.raises(RevealMismatch) as info:
+        g.apply("Bob: reveals R1 R2")
+    assert str(info.value) == (
+        "Bob showed 2 cards, but the table counted 7 cards: if the table's count is wrong, "
+        "correct it to 2, then record the cards again."
+    )
+    assert str(info.value.correction) == "Bob: has 2"
+    g.apply(str(info.value.correction))
+    g.apply("Bob: reveals R1 R2")
 
 
 def test_revealed_cards_count_against_the_deck() -> None:
