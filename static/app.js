@@ -248,6 +248,12 @@
     var table = document.getElementById("table");
     if (table) { settle(table); }
   });
+  // The keys settle from the moment the new table is in the page (htmx:afterSwap; its
+  // htmx:load comes a little later, after htmx's settle delay).
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var table = document.getElementById("table");
+    if (table && e.detail.target && e.detail.target.id === "table") { settle(table); }
+  });
   document.addEventListener("htmx:load", function (e) {
     enhance(e.target);
     if (e.target.id === "table") { settle(e.target); }

@@ -72,9 +72,12 @@ def test_every_losers_count_is_correctable_at_the_end_of_the_hand(
 ) -> None:
     page = tabletop.play_lines(started, *WON)
     for name in ("Bob", "Cy"):
-        link = reveal_form(page, name).one("a", cls="fix-count")
-        assert link.text.strip() == "Correct the count"
-        fix = tabletop.get(link["href"])
+        # Without JavaScript under its heading; with the keyboard beside the count.
+        plain, keyed = reveal_form(page, name).find_all("a", cls="fix-count")
+        assert plain.text.strip() == "Correct the count"
+        assert keyed["aria-label"] == f"Correct {name}'s count (7 cards)"
+        assert plain["href"] == keyed["href"]
+        fix = tabletop.get(keyed["href"])
         assert fix.doc.one("form", cls="fix").one("input", name="count")["value"] == "7"
 
 

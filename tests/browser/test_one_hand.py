@@ -215,3 +215,17 @@ def test_a_question_in_the_history_is_closed_once_answered(
     expect(page.locator(".alert.notice")).to_contain_text("moved on since that question")
     assert page.locator(OPEN).count() == 0
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_knockout_leaves_the_next_players_keys_above_the_dock(small_phone: Page) -> None:
+    """The bug: the knockout's notice pushed the answering keys under the bottom bar.
+    Now the knockout is the line at the top, two lines at most, the keys where they were."""
+    page = small_phone
+    t = Table(page, page.base_url)  # type: ignore[attr-defined]
+    import_record(page, HEADER + f"{BART}: has 23\n{ANN}: R+2\n")
+    t.button("Take 2")
+    expect(page.locator("section.recorded")).to_contain_text("is knocked out")
+    t.expect_turn(CORA)
+    expect(page.locator(".keys").get_by_label("Red 4", exact=True)).to_be_visible()
+    assert off_screen(page) == []
+    shot(page, "one-hand-knockout", "phone")

@@ -16,6 +16,7 @@ from engine import (
     NotationError,
     OutOfTurnError,
     RecordError,
+    RevealMismatch,
 )
 from engine.errors import RULE_IDS
 from tests.engine.conftest import game
@@ -113,7 +114,7 @@ CASES = [
     ((S, "Ann: R3"), "hand: 2", ILL, "hand-over", [], r"once this one is won"),
     ((*WON, "Bob: reveals 1", "Cy: reveals 1"), "Bob: R3", ILL, "hand-over", [], r"hand: 2"),
     # cards
-    (WON, "Bob: reveals R1 R2", CNT, "cards", ["Bob"], r"has 2"),
+    (WON, "Bob: reveals R1 R2", RevealMismatch, "cards", ["Bob"], r"correct it to 2"),
     (WON, "Bob: reveals 400", CNT, "cards", ["Bob"], r"at most 350"),
     (
         (*WON, "Bob: has 5"),
