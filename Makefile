@@ -54,11 +54,15 @@ lint: $(STAMP)
 PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py tests/browser/test_hand.py \
 	tests/browser/test_double_taps.py::test_a_double_tap_on_a_card_records_one_play \
 	tests/browser/test_double_taps.py::test_the_two_phone_refresh_race_records_one_line_and_tells_the_second_phone
+# The tests run in parallel, one worker per core (at most 4), a test file per worker at a
+# time (its module's servers stay its own); on PostgreSQL each worker has a database of
+# its own (tests/databases.py).
+PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 test: lint $(HTMX) chromium
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(PARALLEL)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "The app tests and the database's browser tests again, on PostgreSQL:"; \
-		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest tests/app $(PG_BROWSER); \
+		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest $(PARALLEL) tests/app $(PG_BROWSER); \
 	fi
 	@if [ -x $(SHARED_RULINGS) ]; then \
 		echo "shared table-record scenarios:"; \

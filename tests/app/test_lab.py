@@ -241,7 +241,8 @@ def test_an_unknown_run_is_not_found(phone: LabPhone) -> None:
 
 
 def test_a_run_whose_worker_is_gone_is_shown_stopped_and_starts_again(phone_with: Any) -> None:
-    phone = phone_with(LAB_MAX_RUNNING=1, LAB_STALE_SECONDS=1)
+    # Two seconds: a heartbeat every 0.4 s keeps a run live on a busy machine too.
+    phone = phone_with(LAB_MAX_RUNNING=1, LAB_STALE_SECONDS=2)
     token = phone.token(phone.start(hands="20000"))
     phone.kill(token)
     time.sleep(1.5)
@@ -259,7 +260,8 @@ def test_a_run_whose_chunk_outlasts_the_stale_time_is_not_shown_stopped(phone_wi
     """The heartbeat came once per chunk of hands: a chunk longer than LAB_STALE_SECONDS
     (without Mercy, 250 two-player hands take seconds) showed a live run stopped and freed
     its slot for a second run."""
-    phone = phone_with(LAB_MAX_RUNNING=1, LAB_STALE_SECONDS=1)
+    # Two seconds: a heartbeat every 0.4 s keeps a run live on a busy machine too.
+    phone = phone_with(LAB_MAX_RUNNING=1, LAB_STALE_SECONDS=2)
     started = phone.start(players="2", hands="250", unchecked=("a-mercy_on", "b-mercy_on"))
     token = phone.token(started)
     end = time.monotonic() + 3
