@@ -241,8 +241,7 @@ def test_an_unknown_run_is_not_found(phone: LabPhone) -> None:
 
 
 def test_a_run_whose_worker_is_gone_is_shown_stopped_and_starts_again(phone_with: Any) -> None:
-    # Two seconds: a heartbeat every 0.4 s keeps a run live on a busy machine too.
-    phone = phone_with(LAB_MAX_RUNNING=1, LAB_STALE_SECONDS=2)
+    phone = phone_with(LAB_MAX_RUNNING=1, LAB_STALE_SECONDS=1)
     token = phone.token(phone.start(hands="20000"))
     phone.kill(token)
     time.sleep(1.5)
