@@ -299,7 +299,7 @@ class Page:
     def dealer(self) -> str | None:
         """The seat marked as the dealer's."""
         for li in self.doc.one(cls="seats").find_all("li"):
-            if li.find("abbr", title="dealer") is not None:
+            if li.find("span", cls="dealer") is not None:
                 return li.one("strong").text
         return None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.helpers import Page, Tabletop
 
 
@@ -159,6 +161,17 @@ def test_a_seven_as_the_last_card_asks_nothing(tabletop: Tabletop, started: str)
     seven = tabletop.tab(started, "Red").form_with("R7")[1]
     page = tabletop.get(seven["data-ask"] + "&drawn=2")
     assert line_buttons(page) == ["R7 swap Bob", "R7 swap Cy"]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es", "fr", "pt-BR"])
+def test_the_dealers_badge_is_not_a_letter(tabletop: Tabletop, started: str, language: str) -> None:
+    """The bug: the dealer's badge was a letter, German "G" beside the green keys,
+    Spanish "R" beside the red ones. Now a picture, named for a screen reader."""
+    page = tabletop.get(f"/m/{started}", headers={"Accept-Language": language})
+    (badge,) = page.doc.one(cls="seats").find_all("span", cls="dealer")
+    assert badge.text.strip() == "" and badge.find("svg") is not None
+    assert badge["role"] == "img" and badge["aria-label"]
+    assert badge.ancestor("li").one("strong").text == "Cy"
 
 
 def test_a_refused_card_keeps_the_keyboard_on_its_tab(tabletop: Tabletop, started: str) -> None:
