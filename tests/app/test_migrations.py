@@ -133,6 +133,7 @@ def test_nothing_is_announced_once_upgraded_and_the_line_news_comes_back_downgra
         assert news.startswith(f"{started} 3 ") and news.endswith(" Bob: R4")
         with app.app_context():
             upgrade()
+        tabletop.table(started)  # the table as it is now, from a fresh screen
         assert tabletop.line(started, "Cy", "R6").status == 303
         assert heard(conn) == []
 
