@@ -28,7 +28,7 @@ from engine import (
 )
 from engine.i18n import N_
 from engine.legal import FollowUp
-from engine.state import HandScored, HandWon, KnockedOut, MatchWon, UnoWindow
+from engine.state import HandScored, KnockedOut, MatchWon, UnoWindow
 
 # How a face is drawn on a key: an icon of the app's own (static/icons.svg) and/or text,
 # never an emoji (a phone without an emoji font shows an empty box).
@@ -98,15 +98,8 @@ class Seat:
     meter: int  # percent of the Mercy limit
 
 
-@dataclass(frozen=True)
-class Notice:
-    """Something the engine did by itself, told once: kind is "info", "warning" or
-    "celebration" (each drawn with its own icon, not colour alone)."""
-
-    kind: str
-    text: str
-
-
+# How the line at the top of the table is marked by what it did by itself (each with
+# its own icon, not colour alone): the engine's events, by kind.
 EVENT_KINDS = {
     KnockedOut: "warning",
     UnoWindow: "warning",
@@ -246,18 +239,6 @@ class TableView:
     def undo_label(self) -> str | None:
         step = self.table.last_step
         return None if step is None else _("Undo: %(play)s", play=say(*step))
-
-    @property
-    def notices(self) -> list[Notice]:
-        """What the last line caused by itself, but what the screen says anyway: a UNO
-        window (its buttons) and who won the hand (the heading)."""
-        callers = self.legal.uno_callers
-        return [
-            Notice(EVENT_KINDS.get(type(event), "info"), str(event))
-            for event in self.state.events
-            if not (isinstance(event, UnoWindow) and event.player in callers)
-            and not isinstance(event, HandWon)
-        ]
 
     @property
     def felt(self) -> tuple[str, ...]:
