@@ -25,6 +25,7 @@ from engine import (
     how_scored,
     say,
     score_breakdown,
+    short_names,
 )
 from engine.i18n import N_
 from engine.legal import FollowUp
@@ -90,6 +91,7 @@ class Key:
 @dataclass(frozen=True)
 class Seat:
     name: str
+    short: str  # the name as its seat shows it (engine.short_names)
     cards: int
     out: bool
     turn: bool
@@ -148,6 +150,7 @@ class TableView:
         s = self.state
         limit = s.rules.mercy
         seats = []
+        shorts = short_names(s.players)
         for i, name in enumerate(s.players):
             cards = s.hands[i]
             uno = "called" if i in s.uno_called else "open" if i in s.uno_open else None
@@ -155,6 +158,7 @@ class TableView:
             seats.append(
                 Seat(
                     name=name,
+                    short=shorts[i],
                     cards=cards,
                     out=i in s.out,
                     turn=s.status == "playing" and s.started and s.turn == i,

@@ -23,11 +23,13 @@ from engine.game import Game, Replay, Step, replay
 from engine.legal import Legal
 from engine.names import (
     MAX_NAME_LENGTH,
+    SHORT_NAME_LENGTH,
     TYPED_NAME_LENGTH,
     clean_name,
     name_key,
     name_problems,
     same_player,
+    short_names,
     tidy_name,
 )
 from engine.notation import (
@@ -63,6 +65,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "OFFICIAL",
     "OPTIONS",
+    "SHORT_NAME_LENGTH",
     "TYPED_NAME_LENGTH",
     "Action",
     "ActionLine",
@@ -112,6 +115,7 @@ __all__ = [
     "same_player",
     "say",
     "score_breakdown",
+    "short_names",
     "summary",
     "tidy_name",
     "whose_turn",

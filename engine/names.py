@@ -9,7 +9,8 @@ same must be the same player. Two names are the same player when their
 compatibility forms match ignoring case (NFKC and case folding: "ＡＮＮ", "ann"
 and "Ann" are one player). `clean_name` refuses a name a record can't carry;
 `name_problems` says, for a form's typed names, what is wrong with each in a
-sentence a player reads.
+sentence a player reads. `short_names` shortens a table's names for its seats
+while keeping them apart.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ HEADER_KEYS: Final = ("players", "dealer", "rules", "start", "hand")
 MAX_NAME_LENGTH: Final = 40
 # The longest name typed for a new match: what fits a seat on a phone's screen.
 TYPED_NAME_LENGTH: Final = 20
+# The longest name a seat shows on a 360-pixel phone (three seats a row): a longer one
+# is shortened by `short_names`, the full name said everywhere else.
+SHORT_NAME_LENGTH: Final = 9
+# What marks a name cut short.
+_CUT: Final = "\u2026"
 
 _FORBIDDEN: Final = re.compile(r"[:,#]")  # they separate a record line's parts
 
@@ -225,3 +231,47 @@ def name_problems(names: Sequence[str], max_length: int = TYPED_NAME_LENGTH) -> 
             problem = _("Two players can't have the same name.")
         problems.append(problem)
     return problems
+
+
+def _short_forms(name: str, limit: int) -> list[str]:
+    """The ways a seat may show `name` within `limit` characters, most readable first:
+    the whole name, its first word, the first word and the last word's initial
+    ("Ana B."), the first word cut short ("Bartholo\u2026"), that and the last word's
+    initial ("Chris\u2026 S."), the first word cut short keeping its end
+    ("Alexand\u2026e"), the whole name cut short keeping its end ("Alexan\u2026nd")."""
+    words = name.split(" ")
+    first, last = words[0], words[-1]
+    forms = [name, first]
+    if len(words) > 1:
+        forms.append(f"{first} {last[0]}.")
+    forms.append(f"{first[: limit - 1]}{_CUT}")
+    if len(words) > 1:
+        forms += [f"{first[: limit - 4]}{_CUT} {last[0]}."]
+    forms += [f"{first[: limit - 1 - t]}{_CUT}{first[len(first) - t :]}" for t in range(1, 4)]
+    if len(words) > 1:
+        forms += [f"{name[: limit - 1 - t]}{_CUT}{name[len(name) - t :]}" for t in range(1, 5)]
+    return [f for f in forms if len(f) <= limit and (f == name or len(f) < len(name))] or [name]
+
+
+@lru_cache(maxsize=256)  # one seating per match, asked on every screen of its table
+def _short_names(names: tuple[str, ...], limit: int) -> tuple[str, ...]:
+    forms = [_short_forms(name, limit) for name in names]
+    keys = [
+        {name_key(form) for form in own} | {name_key(name)}
+        for name, own in zip(names, forms, strict=True)
+    ]
+    shorts: list[str] = []
+    for i, (name, own) in enumerate(zip(names, forms, strict=True)):
+        others: set[str] = set().union(*(k for j, k in enumerate(keys) if j != i))
+        # A form another player could also be shown by is never used: the seats stay
+        # apart, and none reads as a different player's name.
+        shorts.append(next((form for form in own if name_key(form) not in others), name))
+    return tuple(shorts)
+
+
+def short_names(names: Sequence[str], limit: int = SHORT_NAME_LENGTH) -> tuple[str, ...]:
+    """A table's names as its seats show them, in seat order: each within `limit`
+    characters where a rule allows, told apart from every other (Alexandra and Alexander
+    stay "Alexandra" and "Alexander"; Jean-Baptiste Dupont is "Jean-Bap\u2026"), the full
+    name where no shorter form is its own."""
+    return _short_names(tuple(names), limit)

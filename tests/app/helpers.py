@@ -284,14 +284,20 @@ class Page:
     def turn(self) -> str:
         return self.doc.one("h1", cls="turn").text
 
+    @staticmethod
+    def _seat_name(seat: Node) -> str:
+        """A seat's player: the full name a screen reader hears (a long one is shown short)."""
+        full = seat.find(cls="full-name")
+        return (full or seat.one("strong")).text
+
     def seats(self) -> dict[str, str]:
         """Each seat's name and what the seat shows (count, badges)."""
-        return {li.one("strong").text: li.text for li in self.doc.one(cls="seats").find_all("li")}
+        return {self._seat_name(li): li.text for li in self.doc.one(cls="seats").find_all("li")}
 
     def seat_in_turn(self) -> list[str]:
         """The seats marked as the one to act (a class naming the turn)."""
         return [
-            li.one("strong").text
+            self._seat_name(li)
             for li in self.doc.one(cls="seats").find_all("li")
             if any("turn" in c for c in li.classes)
         ]
