@@ -1,4 +1,5 @@
-"""The referee desk: a ruling on one card in a made-up position, without a match.
+"""The referee desk: a ruling on one card in a made-up position, without a match, or
+in a match's position as its table stands (`table_position`).
 
 "The top card is a Wild Draw 6 with green named, +10 is pending: may I play a
 Red Draw 4?" `rule_on` answers with the same checks the referee applies.
@@ -68,6 +69,18 @@ def position(
     if stack:
         s.stack_total, s.stack_last, s.facing = stack, top.draw, "stack"
     return s
+
+
+def table_position(table: State) -> State | None:
+    """The desk's position as a match's table stands: its top card, active colour,
+    pending stack and house rules; None while the table has no card to rule on (before
+    its start card, between hands, or while a Colour Roulette turns cards up)."""
+    if table.status != "playing" or table.facing == "roulette":
+        return None
+    if not table.started or table.top is None or table.color is None:
+        return None
+    stack = table.stack_total if table.facing == "stack" else 0
+    return position(table.top, table.color, stack, table.rules)
 
 
 def rule_on(card: Card, state: State) -> Ruling:

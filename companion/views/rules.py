@@ -18,8 +18,10 @@ from wtforms.validators import NumberRange, Optional
 
 from companion import ROOT, access
 from companion.forms import FROM_TO, options
+from companion.store import current_store
+from companion.table_view import CARD_TABS, tab_key, tab_title
 from engine import ALL_CARDS, OPTIONS, Card, Color, EngineError, HouseRules
-from engine.desk import Ruling, position, rule_on
+from engine.desk import Ruling, position, rule_on, table_position
 from engine.i18n import LANGUAGES, SOURCE_LANGUAGE, current_language
 
 bp = Blueprint("rules", __name__)
@@ -89,6 +91,13 @@ COLOR_CHOICES = options(
 )
 
 
+# The stacking rule's values (engine.rules.OPTIONS["stack"]) as the desk names them.
+STACK_RULES = {
+    "last": lazy_gettext("At least the last Draw card (official)"),
+    "sum": lazy_gettext("At least the total"),
+}
+
+
 class DeskForm(Form):
     """A made-up position: no CSRF needed, it changes nothing (GET).
 
@@ -109,12 +118,7 @@ class DeskForm(Form):
     )
     stack_rule = SelectField(
         lazy_gettext("Stacking rule"),
-        choices=options(
-            [
-                ("last", lazy_gettext("At least the last Draw card (official)")),
-                ("sum", lazy_gettext("At least the total")),
-            ]
-        ),
+        choices=options(list(STACK_RULES.items())),
         default="last",
         id="desk-stack-rule",
     )
@@ -152,4 +156,38 @@ def page() -> str:
         form=form,
         ruling=ruling,
         problem=problem,
+    )
+
+
+@bp.get("/m/<match_id>/desk")
+def table_desk(match_id: str) -> str:
+    """The referee desk on a table's own position (its top card, active colour, pending
+    stack and house rules): a tab of cards, each a link asking whether it may be played
+    now; the answer above the cards (links: it works without JavaScript)."""
+    table = current_store().table(match_id, access.this_phone())
+    desk = table_position(table.state)
+    tabs = [(key, tab_title(color), cards) for key, color, cards in CARD_TABS]
+    tab = request.args.get("tab", "")
+    if tab not in {key for key, _title, _cards in tabs}:
+        tab = tab_key(desk.color) if desk is not None else tabs[0][0]
+    asked: Card | None = None
+    ruling: Ruling | None = None
+    problem: str | None = None
+    if desk is not None and (code := request.args.get("card")):
+        try:
+            asked = Card.parse(code)
+            ruling = rule_on(asked, desk)
+        except EngineError as error:
+            problem = error.message
+    access.renew()
+    return render_template(
+        "desk.html",
+        match=table.match,
+        desk=desk,
+        tabs=tabs,
+        tab=tab,
+        asked=asked,
+        ruling=ruling,
+        problem=problem,
+        stacking=STACK_RULES[desk.rules.stack] if desk is not None else None,
     )

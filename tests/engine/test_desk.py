@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Card, Color, EngineError, HouseRules
-from engine.desk import Ruling, position, rule_on
+from engine import Card, Color, EngineError, Game, HouseRules
+from engine.desk import Ruling, position, rule_on, table_position
 
 
 def ruling(card: str, top: str, color: Color | None = None, stack: int = 0) -> Ruling:
@@ -47,3 +47,25 @@ def test_a_wild_on_top_needs_its_colour() -> None:
 def test_impossible_stacks_are_refused(top: str, stack: int) -> None:
     with pytest.raises(EngineError):
         position(Card.parse(top), Color.RED, stack)
+
+
+def test_a_tables_position_is_its_top_colour_stack_and_house_rules() -> None:
+    game = Game.from_record(
+        "players: Ann, Bob, Cy\nrules: stack=sum\nstart: R5\nAnn: R+4\nBob: W+6 G\n"
+    )
+    desk = table_position(game.state)
+    assert desk is not None
+    assert (desk.top, desk.color, desk.stack_total, desk.rules) == (
+        Card.parse("W+6"),
+        Color.GREEN,
+        10,
+        game.state.rules,
+    )
+    refused = rule_on(Card.parse("G+4"), desk)
+    assert not refused.allowed and "+10 or more" in refused.message
+
+
+def test_a_table_with_no_card_to_rule_on_has_no_desk_position() -> None:
+    assert table_position(Game(["Ann", "Bob"]).state) is None  # no start card yet
+    game = Game.from_record("players: Ann, Bob\nstart: R5\nAnn: R3\n")
+    assert table_position(game.state) is not None
