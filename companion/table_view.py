@@ -146,11 +146,17 @@ class TableView:
         return self.table.last_line_id
 
     @property
+    def short_names(self) -> dict[str, str]:
+        """Each player's name as a seat or a chip shows it (engine.short_names)."""
+        players = self.state.players
+        return dict(zip(players, short_names(players), strict=True))
+
+    @property
     def seats(self) -> list[Seat]:
         s = self.state
         limit = s.rules.mercy
         seats = []
-        shorts = short_names(s.players)
+        shorts = self.short_names
         for i, name in enumerate(s.players):
             cards = s.hands[i]
             uno = "called" if i in s.uno_called else "open" if i in s.uno_open else None
@@ -158,7 +164,7 @@ class TableView:
             seats.append(
                 Seat(
                     name=name,
-                    short=shorts[i],
+                    short=shorts[name],
                     cards=cards,
                     out=i in s.out,
                     turn=s.status == "playing" and s.started and s.turn == i,
@@ -202,8 +208,12 @@ class TableView:
         return [key(card, card in allowed) for card in ALL_CARDS if card.color is color]
 
     @property
-    def tabs(self) -> list[tuple[str, str]]:
-        return [(PLAYABLE, _("Playable"))] + [(key, tab_title(c)) for key, c, _cards in CARD_TABS]
+    def tabs(self) -> list[tuple[str, str, str | None]]:
+        """Each tab's key, title and the letter it shows (the cards' own: none for the
+        Playable tab)."""
+        return [(PLAYABLE, _("Playable"), None)] + [
+            (key, tab_title(c), cards[0].letter) for key, c, cards in CARD_TABS
+        ]
 
     @property
     def card_tabs(self) -> list[tuple[str, str, list[Card]]]:

@@ -15,7 +15,7 @@ import enum
 from typing import ClassVar, Final
 
 from engine.errors import NotationError
-from engine.i18n import N_, _
+from engine.i18n import N_, NP_, _, pgettext
 
 
 class Color(enum.Enum):
@@ -35,6 +35,13 @@ class Color(enum.Enum):
     def title(self) -> str:
         """The colour's name in the current language: 'Red'."""
         return _(_COLOR_TITLES[self])
+
+    @property
+    def letter(self) -> str:
+        """The colour's letter on a key, a tab and the top card, in the current language
+        ("R"; German "Ro": "G" would be both Gelb and Grün); never the record's letter,
+        which is `value`."""
+        return pgettext(*_COLOR_LETTERS[self])
 
     @property
     def adjective(self) -> str:
@@ -64,6 +71,14 @@ _COLOR_TITLES: Final = {
     Color.GREEN: N_("Green"),
     Color.BLUE: N_("Blue"),
 }
+# Each language picks letters its four colours and the wilds do not share.
+_COLOR_LETTERS: Final = {
+    Color.RED: NP_("card letter", "R"),
+    Color.YELLOW: NP_("card letter", "Y"),
+    Color.GREEN: NP_("card letter", "G"),
+    Color.BLUE: NP_("card letter", "B"),
+}
+_WILD_LETTER: Final = NP_("card letter", "W")
 _COLOR_ADJECTIVES: Final = {
     Color.RED: N_("red"),
     Color.YELLOW: N_("yellow"),
@@ -194,6 +209,12 @@ class Card:
         if number is not None:
             return _(_CARD_NAMES[self.color, None], number=number)
         return _(_CARD_NAMES[self.color, self.face])
+
+    @property
+    def letter(self) -> str:
+        """The letter its face shows, in the current language (Color.letter; the wilds'
+        own)."""
+        return self.color.letter if self.color is not None else pgettext(*_WILD_LETTER)
 
     @property
     def copies(self) -> int:

@@ -100,6 +100,17 @@ def ngettext(singular: str, plural: str, n: int, /, **fields: object) -> str:
     return text.format(n=n, **fields)
 
 
+def pgettext(context: str, message: str, /) -> str:
+    """`message` in the current language, as meant in `context` (a short text like "R"
+    means something else elsewhere)."""
+    return catalog(_current.get()).pgettext(context, message)
+
+
+def NP_(context: str, message: str, /) -> tuple[str, str]:
+    """Marks a message with its context where it is defined; `pgettext(*pair)` later."""
+    return context, message
+
+
 def N_(template: str, /) -> str:
     """Marks a template for the catalogs where it is defined; `_` translates it later."""
     return template

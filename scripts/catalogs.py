@@ -43,6 +43,8 @@ def extract(output: Path = TEMPLATE) -> None:
         "-k",
         "N_plural:1,2",
         "-k",
+        "NP_:1c,2",
+        "-k",
         "lazy_gettext",
         "-k",
         "lazy_ngettext:1,2",

@@ -479,7 +479,7 @@ class Tabletop:
     def tab(self, match_id: str, title: str) -> Page:
         """Tap a tab of the card keyboard ("Blue", "Wild", "Playable") on the table as it is."""
         page = self.table(match_id)
-        (link,) = [a for a in page.doc.one(cls="tabs").find_all("a") if a.text == title]
+        (link,) = [a for a in page.doc.one(cls="tabs").find_all("a") if tab_name(a) == title]
         tab = self.get(link["href"])
         assert tab.status == 200
         self.pages[match_id] = tab
@@ -694,6 +694,12 @@ def phone(app: Flask, link: str | None = None) -> Tabletop:
         response = other.client.get(link)
         assert response.status_code == 303, (link, response.status_code)
     return other
+
+
+def tab_name(tab: Node) -> str:
+    """A keyboard tab's name: the colour's (its letter is drawn, the name is read), or the
+    Playable tab's word."""
+    return (tab.find(cls="sr-only") or tab).text
 
 
 def page_token(page: Page) -> str:

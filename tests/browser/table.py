@@ -76,7 +76,7 @@ class Table:
 
     def tab(self, title: str) -> None:
         self.page.locator("nav.tabs").get_by_role("link", name=title, exact=True).click()
-        expect(self.page.locator("nav.tabs .tab.active")).to_have_text(title)
+        expect(self.page.locator("nav.tabs .tab.active")).to_have_accessible_name(title)
 
     def start(self, card_name: str) -> None:
         self._then_new_version(

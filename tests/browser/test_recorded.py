@@ -39,6 +39,28 @@ RECORDED = {
 }
 
 
+# Labels wider than their tab, button, key or badge (cut or spilling over its edge).
+LABELS_CUT = """() => [...document.querySelectorAll(
+    '.tab, .button, .key, .badge, .reveal-tab, .chip, .swatch, .seat-box, summary')]
+  .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
+  .map(e => `${e.className}: "${e.textContent.trim().slice(0, 30)}"`)"""
+# Each colour's letter as the keys, the tabs and the top card draw it.
+LETTERS = """() => {
+  const seen = {};
+  const add = (colour, letter) => (seen[colour] ??= new Set()).add(letter.trim());
+  for (const key of document.querySelectorAll('.keys .key:not(.names)'))
+    add(['red', 'yellow', 'green', 'blue', 'wild'].find(c => key.classList.contains(c)),
+        key.querySelector('b').textContent);
+  for (const tab of document.querySelectorAll('.tabs .tab:not(.p)'))
+    add({r: 'red', y: 'yellow', g: 'green', b: 'blue', w: 'wild'}[tab.classList[1]],
+        tab.querySelector('b').textContent);
+  const top = document.querySelector('.status .card');
+  add(['red', 'yellow', 'green', 'blue', 'wild'].find(c => top.classList.contains(c)),
+      top.querySelector('b').textContent);
+  return Object.fromEntries(Object.entries(seen).map(([c, s]) => [c, [...s]]));
+}"""
+
+
 def on_screen(page: Page, selector: str) -> None:
     box = page.locator(selector).bounding_box()
     assert box is not None, selector
@@ -91,8 +113,17 @@ def test_every_line_of_a_hand_is_confirmed_at_the_top(
         page.locator("form button[type=submit]").last.click()
         page.wait_for_url(re.compile(r"/m/[^/]+$"))
         assert t.version >= 1
+        # One letter per colour on keys, tabs and the top card, the language's, and no
+        # two colours (or the wilds) sharing one.
+        page.locator("nav.tabs a.tab.w").tap()
+        letters = page.evaluate(LETTERS)
+        assert all(len(drawn) == 1 for drawn in letters.values()), letters
+        assert len({drawn[0] for drawn in letters.values()}) == len(letters) == 5, letters
+        page.locator("nav.tabs a.tab.p").tap()
+        cut: list[str] = []
         for kind, value in HAND:
             step(page, kind, value)
+            cut += page.evaluate(LABELS_CUT)
             if kind == "seven":
                 continue
             banner = page.locator("section.recorded p")
@@ -106,6 +137,8 @@ def test_every_line_of_a_hand_is_confirmed_at_the_top(
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(SHOTS / f"recorded-knockout-{language}-{scheme}.png"))
         page.screenshot(path=str(SHOTS / f"recorded-hand-won-{language}-{scheme}.png"))
+        cut += page.evaluate(LABELS_CUT)
+        assert cut == [], f"{language}: labels cut at 360 px"
         problems = [f"{scheme}: {v}" for v in axe_violations(page)]
         assert problems == []
         assert errors == []
