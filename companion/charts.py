@@ -46,7 +46,7 @@ LABEL = 46  # room at a bar's end for its number
 class Point:
     label: str  # what the point is (a match: its date)
     value: int
-    won: bool
+    won: bool | None  # None: the match is still being played
     x: float
     y: float
 
@@ -65,8 +65,8 @@ class Results:
     circle: str
 
 
-def results(values: Sequence[tuple[str, int, bool]], height: int = 160) -> Results:
-    """(label, points, won) per match, oldest first."""
+def results(values: Sequence[tuple[str, int, bool | None]], height: int = 160) -> Results:
+    """(label, points, won) per match, oldest first (won None: still being played)."""
     top = max([v for _l, v, _w in values] + [1])
     inner_w, inner_h = WIDTH - 2 * PAD, height - 2 * PAD
     steps = max(len(values) - 1, 1)

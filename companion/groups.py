@@ -158,11 +158,12 @@ def leaderboard(stats: Stats, roster: Sequence[Member]) -> list[Standing]:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One of a player's matches: when, their points, whether they won it."""
+    """One of a player's matches: when, their points, whether they won it (None while
+    it is still being played: not a loss)."""
 
     match: Match
     points: int
-    won: bool
+    won: bool | None
 
 
 @dataclass(frozen=True)
@@ -613,7 +614,8 @@ def _player(
         seated = any(pid == member.id for pid, _name in history.seats.get(match.id, ()))
         if mine is not None and mine.hands and seated:
             figures = mine.player(member.name)
-            results.append(MatchResult(match, figures.points, bool(figures.matches_won)))
+            won = bool(figures.matches_won) if match.status == "match_over" else None
+            results.append(MatchResult(match, figures.points, won))
     against = {}
     for other in roster:
         meeting = stats.head_to_head(member.name, other.name)

@@ -42,8 +42,41 @@ def describe(line: Line, before: State, after: State) -> str:
 
 
 def summary(state: State) -> str:
-    """A match in one line, for a list of matches: 'Hand 2: Bob to play.'"""
-    return _("Hand {hand}: {turn}", hand=state.hand, turn=whose_turn(state))
+    """A match in one line, for a list of matches: 'Hand 2: Bob to play. Ann leads with
+    310 points.' (a hand between two hands, or a finished match, says its hand itself)."""
+    if state.status == "match_over":
+        assert state.match_winner is not None
+        return ngettext(
+            "{winner} won the match with {n} point.",
+            "{winner} won the match with {n} points.",
+            state.scores[state.match_winner],
+            winner=state.players[state.match_winner],
+        )
+    said = whose_turn(state)
+    if state.status != "hand_over":
+        said = _("Hand {hand}: {turn}", hand=state.hand, turn=said)
+    lead = standing(state)
+    return f"{said} {lead}" if lead else said
+
+
+def standing(state: State) -> str | None:
+    """Who leads the match and with how many points, by its scoring rule; None before
+    a hand is scored."""
+    if not state.history:
+        return None
+    ranking = state.ranking()
+    best = state.scores[ranking[0]]
+    leaders = [state.players[seat] for seat in ranking if state.scores[seat] == best]
+    if len(leaders) == 1:
+        return ngettext(
+            "{name} leads with {n} point.", "{name} leads with {n} points.", best, name=leaders[0]
+        )
+    return ngettext(
+        "{names} share the lead with {n} point.",
+        "{names} share the lead with {n} points.",
+        best,
+        names=", ".join(leaders),
+    )
 
 
 def whose_turn(state: State) -> str:

@@ -55,6 +55,7 @@ BIG_STACK: Final = 10  # a stack from +10 up earns an award (survived, sent)
 class Figures:
     """What some hands add up to: one player's (in a match, or overall), or a group's.
 
+    `matches` are finished matches (one still being played is neither won nor lost).
     For a group: `matches` counted, `matches_won` finished, `hands` scored and
     `hands_won` the same; knockouts suffered are all knockouts, dealt those
     somebody dealt; the average of cards is over every player's hand."""
@@ -322,7 +323,9 @@ def match_stats(
             pending = []
             tally = _HandTally(n)
     state = game.state
-    played = 1 if hand_winners else 0
+    # A match counts once it is finished: one still being played is neither won nor
+    # lost (its hands count as they are scored).
+    played = 1 if hand_winners and state.match_winner is not None else 0
     figures = []
     for seat in range(n):
         values = totals[seat]
@@ -508,7 +511,7 @@ class Stats:
             keys = [name_key(p) for p in match.players]
             if ka not in keys or kb not in keys or not match.hands:
                 continue
-            matches += 1
+            matches += match.finished  # one still being played is neither side's
             hands += match.hands
             pair = (match.players[keys.index(ka)], match.players[keys.index(kb)])
             for side, name in enumerate(pair):

@@ -15,11 +15,13 @@ from flask import (
     send_from_directory,
     url_for,
 )
+from flask_babel import format_timedelta
 from werkzeug.wrappers import Response
 
 from companion import access
 from companion.forms import NewMatchForm
 from companion.matches import Match
+from companion.models import now
 from companion.store import current_store
 from companion.views.share import share_url
 from engine import EngineError
@@ -48,8 +50,16 @@ def home() -> str:
         forgotten_next=forgotten_next(access.this_phone(), matches),
         remembered=access.REMEMBERED,
         summaries=store.summaries(matches),
+        played=played_ago(matches),
         groups=_groups(),
     )
+
+
+def played_ago(matches: list[Match]) -> dict[str, str]:
+    """When each match last changed, as the phone's language says a while ago ("5
+    minutes ago"): what tells two matches of the same players apart."""
+    at = now()
+    return {m.id: format_timedelta(m.updated_at - at, add_direction=True) for m in matches}
 
 
 def _groups() -> list[Any]:

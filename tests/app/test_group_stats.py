@@ -149,3 +149,22 @@ def test_a_player_who_is_not_on_the_roster_is_not_found(tabletop: Tabletop) -> N
     _crew, group, _match = friday_group(tabletop)
     assert tabletop.client.get(f"/g/{group}/p/999999").status_code == 404
     assert tabletop.client.get(f"/g/{group}/p/x").status_code == 404
+
+
+def test_a_match_still_being_played_is_not_counted_as_lost(tabletop: Tabletop) -> None:
+    """The bug: a match in progress counted as played and not won, on the player's page
+    and in their chart."""
+    crew, group, _match = friday_group(tabletop)
+    played = crew.start(group, ["Ann", "Bob", "Cy"], mode="quick", target="5000")
+    assert isinstance(played, str)
+    tabletop.line(played, "Bob", "wins")
+    tabletop.reveal(played, "Ann", points=40)
+    tabletop.reveal(played, "Cy", points=10)
+    ann = tabletop.get(player_link(crew, group, "Ann"))
+    assert figures(ann)["Matches won"] == "1 of 1"
+    (table,) = [t for t in ann.doc.find_all("table") if "sr-only" in t.classes]
+    rows = [[c.text for c in r.iter() if c.tag == "td"] for r in table.one("tbody").find_all("tr")]
+    assert rows == [["1050", "yes"], ["0", "still being played"]]
+    chart = ann.doc.one("figure", cls="stat-chart")
+    assert len(chart.one("svg").find_all("path", cls="playing")) == 1
+    assert "still being played" in chart.one("figcaption").text

@@ -51,3 +51,14 @@ def test_the_summary_follows_undo(tabletop: Tabletop, started: str) -> None:
     tabletop.undo(started)
     summary = section(tabletop.get("/"), "In progress").one("li").text
     assert "Ann" in summary.split("Ann, Bob, Cy", 1)[1]
+
+
+def test_each_match_says_its_hand_leader_and_last_play(tabletop: Tabletop) -> None:
+    quick = tabletop.create(["Dee", "Eve"], mode="quick", target="500")
+    tabletop.line(quick, "Dee", "wins")
+    tabletop.reveal(quick, "Eve", points=60)
+    item = section(tabletop.get("/"), "In progress").one("li")
+    assert "Hand 1 is scored: next is hand 2. Dee leads with 60 points." in item.text
+    assert "Hand 1:" not in item.text  # said once, not "Hand 1: Hand 1 is scored"
+    assert "Last play" in item.one("small", cls="when").text
+    assert "ago" in item.one("small", cls="when").text

@@ -220,10 +220,21 @@ def test_a_quick_score_match_counts_for_what_it_records() -> None:
     )
     s = stats([g])
     ann, bob, cy = s.player("Ann"), s.player("Bob"), s.player("Cy")
-    assert (ann.matches, ann.hands, ann.hands_won, ann.points) == (1, 2, 1, 285)
+    # Still being played: its hands count, the match is neither won nor lost yet.
+    assert (ann.matches, ann.hands, ann.hands_won, ann.points) == (0, 2, 1, 285)
     assert (cy.hands_won, cy.points, bob.knockouts_suffered) == (1, 15, 1)
     assert s.group.knockouts_dealt == 0 and s.group.hands_counted == 0
     assert all(row.quick and row.cards_at_end is None for row in s.hand_rows())
+
+
+def test_a_match_in_progress_is_not_counted_as_lost() -> None:
+    """The bug: a match still being played counted as played and not won, a loss."""
+    g = game("Bob: out", "Ann: wins", "Cy: reveals 35")
+    s = stats([g])
+    for name in ("Ann", "Bob", "Cy"):
+        assert (s.player(name).matches, s.player(name).matches_won) == (0, 0)
+    assert s.player("Ann").hands_won == 1
+    assert s.head_to_head("Ann", "Bob").matches == 0
 
 
 def test_the_hand_under_way_counts_for_nothing_yet() -> None:
@@ -309,7 +320,8 @@ def test_cli_json(tmp_path: Path) -> None:
     proc = run_stats("--json", str(tmp_path / "a.rec"), str(tmp_path / "b.rec"))
     assert proc.returncode == 0
     doc = json.loads(proc.stdout)
-    assert doc["players"]["Ann"]["matches"] == 2 and doc["players"]["Dee"]["points"] == 20
+    # b.rec is still being played: its hand counts, not as a match.
+    assert doc["players"]["Ann"]["matches"] == 1 and doc["players"]["Dee"]["points"] == 20
     assert doc["group"]["hands"] == 6
     assert doc["matches"][0]["knockouts"][0] == {
         "hand": 1,
