@@ -35,6 +35,9 @@ MARKERS = (
     ("cross", "M-0.35,-1.1 H0.35 V-0.35 H1.1 V0.35 H0.35 V1.1 H-0.35 V0.35 H-1.1 V-0.35 H-0.35Z"),
 )
 CIRCLE, STAR = MARKERS[0][1], MARKERS[4][1]
+# Each player's line drawn its own way too (SVG stroke-dasharray), so lines that run
+# together stay apart without colour: solid, dashed, dotted, dash-dot, long dash, dots.
+DASHES = ("", "7 3", "2 3", "8 3 2 3", "12 4", "1 5")
 
 WIDTH = 320  # every chart's viewBox width; it scales to the screen's
 PAD = 28

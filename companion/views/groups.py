@@ -18,7 +18,7 @@ from companion.group_export import Export
 from companion.group_forms import GroupMatchForm
 from companion.groups import SHOWN_MATCHES, Refusal, current_groups
 from companion.store import current_store
-from companion.views.main import SEATS
+from companion.views.main import SEATS, played_ago
 from companion.views.share import is_loopback, link_base, no_store, share_links, share_url
 from engine.names import TYPED_NAME_LENGTH
 
@@ -31,9 +31,14 @@ def _page(group_id: str, error: str | None = None, status: int = 200) -> tuple[s
     page = current_groups().page(group_id, access.this_phone(), None if every else SHOWN_MATCHES)
     template = "partials/group_body.html" if request.headers.get("HX-Request") else "group.html"
     figures = page.stats.leaderboard()
+    listed = [p.match for p in [*page.playing, *page.finished]]
     return render_template(
         template,
         page=page,
+        # A match in progress says its hand, whose turn and who leads (the engine's
+        # line, as Home says it); every match when it was last played.
+        summaries=current_store().summaries([p.match for p in page.playing]),
+        played=played_ago(listed),
         error=error,
         name_length=TYPED_NAME_LENGTH,
         wins=charts.win_shares([(name, f.matches_won) for name, f in figures]),

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.access import opened, this_phone, writing_phone
-from companion.charts import MARKERS, PALETTE
+from companion.charts import DASHES, MARKERS, PALETTE
 from companion.forms import RevealForm
 from companion.store import current_store
 from companion.views.respond import answer, match_awards, render_table
@@ -51,6 +51,7 @@ class Line:
     shape: str  # its SVG path data (MARKERS)
     points: str  # SVG polyline points
     last: tuple[float, float]
+    dash: str  # its stroke pattern (charts.DASHES)
 
 
 def chart(state: State) -> tuple[list[Line], list[tuple[float, str]], float | None]:
@@ -75,6 +76,7 @@ def chart(state: State) -> tuple[list[Line], list[tuple[float, str]], float | No
                 *MARKERS[i],
                 " ".join(f"{x:.1f},{y:.1f}" for x, y in pts),
                 pts[-1],
+                DASHES[i],
             )
         )
     ticks = [(xy(0, v)[1], str(v)) for v in (0, top // 2, top)]

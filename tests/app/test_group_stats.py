@@ -166,5 +166,7 @@ def test_a_match_still_being_played_is_not_counted_as_lost(tabletop: Tabletop) -
     rows = [[c.text for c in r.iter() if c.tag == "td"] for r in table.one("tbody").find_all("tr")]
     assert rows == [["1050", "yes"], ["0", "still being played"]]
     chart = ann.doc.one("figure", cls="stat-chart")
+    units = [t.text for t in chart.one("svg").find_all("text") if "unit" in t.classes]
+    assert units == ["points", "matches"]
     assert len(chart.one("svg").find_all("path", cls="playing")) == 1
     assert "still being played" in chart.one("figcaption").text

@@ -171,7 +171,9 @@ def test_the_group_page_lists_winners_and_a_leaderboard(
         finish_quick_match(tabletop, match_id, winner, *{"Ann", "Bob", "Cy"} - {winner})
     playing = crew.start(group, ["Ann", "Cy"])
     assert isinstance(playing, str), playing.text
-    assert len(crew.match_links(group, "playing")) == 1
+    ((_href, in_progress),) = crew.match_links(group, "playing")
+    assert "Waiting for the start card; Ann plays first." in in_progress
+    assert "Last play" in in_progress
     finished = crew.match_links(group, "finished")
     assert [text.split(" Won by ")[1].split(" · ")[0] for _, text in finished] == [
         "Bob",
@@ -186,6 +188,12 @@ def test_the_group_page_lists_winners_and_a_leaderboard(
     # A finished match opens on its scoreboard.
     href, _ = finished[0]
     assert tabletop.client.get(href).headers["Location"].endswith("/scores")
+
+
+def test_a_groups_page_has_one_new_match_in_the_group(crew: Crew, group: str) -> None:
+    page = crew.page(group)
+    new = {a["href"] for a in page.doc.find_all("a") if a.text == "New match"}
+    assert new == {f"/g/{group}/new"}
 
 
 # ---------------------------------------------------------------- renaming

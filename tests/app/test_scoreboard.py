@@ -50,6 +50,10 @@ def test_totals_hands_and_chart(tabletop: Tabletop, started: str) -> None:
     lines = svg.find_all("polyline")
     assert len(lines) == 3
     assert all(len(line["points"].split()) == 3 for line in lines)  # start, hand 1, hand 2
+    # Lines that run together stay apart without colour: each its own dashes.
+    assert len({line.get("stroke-dasharray", "solid") for line in lines}) == 3
+    units = [t.text for t in svg.find_all("text") if "unit" in t.classes]
+    assert units == ["points", "hands"]
     assert "Ann" in page.doc.one(cls="legend").text
     links = [a["href"] for a in page.doc.find_all("a")]
     assert f"/m/{started}" in links and f"/m/{started}/record.txt" in links
