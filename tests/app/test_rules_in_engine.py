@@ -31,6 +31,7 @@ NUMBERS = {
 NOT_RULES = {
     ("companion/__init__.py", '"COMPRESS_MIN_SIZE", 1000'): "gzip's threshold in bytes",
     ("companion/models.py", "String(20)"): "a column's width",
+    ("templates/_icons.html", 'pathLength="20"'): "a legend key's dash pattern, in a chart's units",
 }
 # A rule's reasoning written in the app.
 REASONING = {
