@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from companion.matches import RECENT, Match, Table
-from engine import EngineError, Game, Step
+from engine import EngineError, Game, Line, Step
 
 T = TypeVar("T")
 
@@ -202,6 +202,18 @@ class GameCache:
             assert held.game is not None
             try:
                 return table, held.game.judge(text)
+            except EngineError as refusal:
+                return table, refusal
+
+    def judge_all(
+        self, match: Match, read_lines: ReadLines, lines: Sequence[Line]
+    ) -> tuple[Table, tuple[Step, ...] | EngineError]:
+        """`judge` for several lines, each on the state the one before it leaves."""
+        with self._holding(match, read_lines) as held:
+            table = self._table(match, held)
+            assert held.game is not None
+            try:
+                return table, held.game.judge_all(lines)
             except EngineError as refusal:
                 return table, refusal
 

@@ -196,7 +196,7 @@ def records_zip(matches: Sequence[tuple[Match, str]]) -> bytes:
     taken: set[str] = set()
     with zipfile.ZipFile(body, "w", zipfile.ZIP_DEFLATED) as archive:
         for match, record in matches:
-            stem = f"{_date(match)}-{file_part('-'.join(match.player_names))}"
+            stem = f"{_date(match)}-{file_part('-'.join(match.current_names))}"
             name, n = f"{stem}.txt", 1
             while name in taken:
                 n += 1

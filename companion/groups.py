@@ -7,11 +7,10 @@ returns what it made, or a `Refusal` with the sentence a person at the table rea
 
 A roster player's name is unique in the group the way the engine compares names
 (engine.names.name_key, stored beside the name with a unique index). A player with
-matches is never deleted, only retired. Renaming a player rewrites, in one transaction,
-the header and every record line of each match they sat in (engine.rename), and gives
-each such match's last line a new row id: every process then rebuilds its cached game
-from the new lines (companion/games.py also checks the header), and a form made on the
-old names is refused as "the table moved on".
+matches is never deleted, only retired. Renaming a player is the match store's use case:
+a rename line at the end of each match they sat in ("rename: Bob, Robert", the engine's
+notation), with the roster, in one transaction; the logs keep every line as it was
+written, and a form made on the old names is refused as "the table moved on".
 
 Access: a group has an editor and a viewer link, kept per phone like a match's
 (companion/access.py). Its matches are opened through the group: an editor of the group
@@ -22,18 +21,14 @@ matches' links too, so a leaked group link opens nothing any more.
 from __future__ import annotations
 
 import secrets
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import Connection, delete, func, insert, literal, select, update
+from sqlalchemy import Connection
 from werkzeug.exceptions import NotFound
 
-from companion import statements
+from companion import group_statements, statements
 from companion.access import Phone, Role
 from companion.audit import audit
 from companion.group_export import (
@@ -46,140 +41,32 @@ from companion.group_export import (
     matches_csv,
     records_zip,
 )
-from companion.group_history import GroupHistories, History, Point, Seats
-from companion.lookalikes import check_look_alikes, look_alike
+from companion.group_history import GroupHistories, History
+from companion.group_pages import (
+    Group,
+    GroupPage,
+    Member,
+    PlayerPage,
+    Refusal,
+    counted,
+    leaderboard,
+    lists,
+    player_figures,
+    seating_of,
+)
+from companion.lookalikes import look_alike
 from companion.match_stats import MatchStatsCache
 from companion.matches import Match
-from companion.models import (
-    GROUP_MATCHES,
-    GROUPS,
-    LINES,
-    MATCHES,
-    ROSTER,
-    SEATS,
-    new_token,
-    now,
-)
+from companion.models import new_token, now
+from companion.outcomes import MovedOn, Refused, Renamed
 from companion.store import Store
-from engine import EngineError, Game, HouseRules, State, name_key, name_problems, summary
-from engine.i18n import SOURCE_LANGUAGE, language
+from engine import EngineError, Game, HouseRules, name_key, name_problems
 from engine.names import MAX_NAME_LENGTH, TYPED_NAME_LENGTH, clean_name, same_player
-from engine.rename import rename_in_log
-from engine.stats import Figures, HeadToHead, MatchStats, Stats, group_stats
+from engine.stats import MatchStats, group_stats
 
 GROUP_NAME_LENGTH = 40
 SHOWN_MATCHES = 10  # of each list on the group page, newest first; the rest on asking
 GROUP_ID_LENGTH = 32
-
-# ---------------------------------------------------------------- values
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    id: str
-    name: str
-    created_at: datetime
-    editor_token: str
-    viewer_token: str
-
-    @classmethod
-    def from_row(cls, row: Any) -> Group:
-        return cls(**{name: row[name] for name in cls.__slots__})
-
-
-@dataclass(frozen=True, slots=True)
-class Member:
-    """A roster player, and how many of the group's matches they sat in."""
-
-    id: int
-    name: str
-    retired: bool
-    matches: int
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """One of the group's matches as its page lists it: who sat where (roster ids and
-    names, in seating order), each one's score, the winner's seat (None while playing)."""
-
-    match: Match
-    seats: tuple[tuple[int, str], ...]
-    scores: tuple[int, ...]
-    winner: int | None
-
-    @property
-    def finished(self) -> bool:
-        return self.match.status == "match_over"
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """A line of the leaderboard."""
-
-    player_id: int
-    name: str
-    played: int
-    won: int
-    points: int
-
-
-@dataclass(frozen=True)
-class GroupPage:
-    group: Group
-    role: Role
-    roster: list[Member]
-    playing: list[Played]
-    finished: list[Played]
-    leaderboard: list[Standing]
-    last_seating: list[str]
-    stats: Stats  # the group's, from the engine (engine.stats)
-    # How many matches each list holds in all: the page shows the newest `shown` of each
-    # unless asked for all (a season of 500 matches is not one phone screen).
-    playing_total: int = 0
-    finished_total: int = 0
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Nothing was done: why, in a sentence."""
-
-    message: str
-
-
-def leaderboard(stats: Stats, roster: Sequence[Member]) -> list[Standing]:
-    """Who leads the group, as the engine ranks its statistics (engine.stats:
-    matches won, then hands won, then points); a match counts once a hand is scored."""
-    ids = {name_key(m.name): m.id for m in roster}
-    return [
-        Standing(ids.get(name_key(name), -1), name, f.matches, f.matches_won, f.points)
-        for name, f in stats.leaderboard()
-    ]
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """One of a player's matches: when, their points, whether they won it (None while
-    it is still being played: not a loss)."""
-
-    match: Match
-    points: int
-    won: bool | None
-
-
-@dataclass(frozen=True)
-class PlayerPage:
-    """A roster player's statistics in the group, matches in date order (oldest first),
-    and head-to-head against each other roster player they met."""
-
-    group: Group
-    role: Role
-    member: Member
-    figures: Figures
-    results: list[MatchResult]
-    head_to_head: list[HeadToHead]
-    # What the page was made from: what it draws from that is kept with it (a chart).
-    history: History | None = None
-
 
 # ---------------------------------------------------------------- the groups
 
@@ -205,12 +92,7 @@ class Groups:
         group = None
         if len(group_id) <= GROUP_ID_LENGTH:
             with self.store.direct.connect() as connection:
-                row = (
-                    connection.execute(select(GROUPS).where(GROUPS.c.id == group_id))
-                    .mappings()
-                    .first()
-                )
-            group = None if row is None else Group.from_row(row)
+                group = group_statements.group(connection, group_id)
         if group is None:
             raise NotFound()
         phone.require_group(group, need)
@@ -219,10 +101,7 @@ class Groups:
     def groups(self, phone: Phone, need: Role = "viewer") -> list[Group]:
         """The groups this phone may `need`, by name."""
         with self.store.direct.connect() as connection:
-            rows = connection.execute(
-                select(GROUPS).where(GROUPS.c.id.in_(phone.group_ids()))
-            ).mappings()
-            found = [Group.from_row(row) for row in rows]
+            found = group_statements.groups(connection, phone.group_ids())
         allowed = [g for g in found if phone.group_role(g) in ("editor", need)]
         return sorted(allowed, key=lambda g: name_key(g.name))
 
@@ -233,7 +112,7 @@ class Groups:
         role = phone.group_role(group)
         assert role is not None
         roster, history = self._history(group)
-        playing, finished = history.derived("lists", lambda: _lists(history))
+        playing, finished = history.derived("lists", lambda: lists(history))
         stats = history.stats
         return GroupPage(
             group,
@@ -242,7 +121,7 @@ class Groups:
             playing[:shown],
             finished[:shown],
             leaderboard(stats, roster),
-            _last_seating(history, roster),
+            seating_of(history, roster),
             stats,
             len(playing),
             len(finished),
@@ -259,7 +138,7 @@ class Groups:
             raise NotFound()
         member = found[0]
         figures, results, against = history.derived(
-            ("player", member.id), lambda: _player(history, member, roster)
+            ("player", member.id), lambda: player_figures(history, member, roster)
         )
         meetings = [against[other.id] for other in roster if other.id in against]
         return PlayerPage(group, role, member, figures, list(results), meetings, history)
@@ -269,28 +148,38 @@ class Groups:
         kept if nothing moved, else built again, reading only the matches that moved
         (companion/group_history.py)."""
         with self.store.direct.connect() as connection:
-            roster = _roster(connection, group.id, counted=False)
+            roster = group_statements.roster(connection, group.id, counted=False)
             names = tuple(sorted((m.id, m.name) for m in roster))
-            points = _points(connection, group.id)
+            points = group_statements.points(connection, group.id)
             previous = self.histories.get(group.id)
             if previous is not None and previous.is_of(points, names):
-                return _counted(roster, previous), previous
+                return counted(roster, previous), previous
             if previous is None or previous.roster != names:  # renamed: read it all
                 previous = None
             kept_rows = {} if previous is None else {m.id: m for m in previous.matches}
             moved = {
-                i for i, p in points.items() if i not in kept_rows or _point(kept_rows[i]) != p
+                i
+                for i, p in points.items()
+                if i not in kept_rows or group_statements.point(kept_rows[i]) != p
             }
-            rows = _match_rows(connection, group.id, None if previous is None else sorted(moved))
+            rows = group_statements.match_rows(
+                connection, group.id, None if previous is None else sorted(moved)
+            )
             seats = dict(previous.seats) if previous is not None else {}
             new_ids = None if previous is None else [i for i in moved if i not in seats]
-            seats |= _seats(connection, group.id, new_ids)  # a match's seats never change
+            seats |= group_statements.seats(
+                connection, group.id, new_ids
+            )  # a match's seats never change
         rows = {i: m for i, m in kept_rows.items() if i in points} | rows
         # Newest first, as the database ordered them (created_at desc, id).
-        matches = sorted(sorted(rows.values(), key=lambda m: m.id), key=_created, reverse=True)
+        matches = sorted(
+            sorted(rows.values(), key=lambda m: m.id), key=group_statements.created, reverse=True
+        )
         # A match moved in or on between the two reads: the page is made, the history
         # not kept (the next request builds it again).
-        exact = len(matches) == len(points) and all(_point(m) == points.get(m.id) for m in matches)
+        exact = len(matches) == len(points) and all(
+            group_statements.point(m) == points.get(m.id) for m in matches
+        )
         kept: dict[str, MatchStats] = {}
         for match in matches:
             if previous is not None and match.id not in moved and match.id in previous.kept:
@@ -301,39 +190,24 @@ class Groups:
             )
             found = self.match_stats.read(match, names_in)
             if found is not None:
-                exact = exact and found[0] == _point(match)
+                exact = exact and found[0] == group_statements.point(match)
                 kept[match.id] = found[1]
         stats = group_stats(kept[m.id] for m in reversed(matches) if m.id in kept)
         history = History(points, names, tuple(matches), seats, kept, stats)
         if exact:
             self.histories.keep(group.id, history)
-        return _counted(roster, history), history
+        return counted(roster, history), history
 
     def last_seating(self, group_id: str) -> list[str]:
         """The names at the group's newest match, in seating order, retired players left
         out (what a new match offers first)."""
         with self.store.direct.connect() as connection:
-            newest = connection.execute(
-                select(MATCHES.c.id)
-                .join(GROUP_MATCHES, GROUP_MATCHES.c.match_id == MATCHES.c.id)
-                .where(GROUP_MATCHES.c.group_id == group_id)
-                .order_by(MATCHES.c.created_at.desc())
-                .limit(1)
-            ).scalar()
-            if newest is None:
-                return []
-            rows = connection.execute(
-                select(ROSTER.c.name)
-                .join(SEATS, SEATS.c.player_id == ROSTER.c.id)
-                .where(SEATS.c.match_id == newest, ~ROSTER.c.retired)
-                .order_by(SEATS.c.seat)
-            ).all()
-        return [row[0] for row in rows]
+            return group_statements.newest_seating(connection, group_id)
 
     def roster(self, group_id: str, phone: Phone) -> list[Member]:
         group = self.group(group_id, phone)
         with self.store.direct.connect() as connection:
-            return _roster(connection, group.id)
+            return group_statements.roster(connection, group.id)
 
     # ------------------------------------------------------------ a new group, its links
 
@@ -350,7 +224,7 @@ class Groups:
             )
         group = Group(secrets.token_urlsafe(12), name, now(), new_token(), new_token())
         with self.store.engine.begin() as connection:
-            connection.execute(insert(GROUPS), [_values(group)])
+            group_statements.insert_group(connection, group)
         audit("group-created", group.id, "editor")
         return group
 
@@ -360,66 +234,40 @@ class Groups:
         group = self.group(group_id, phone, "editor")
         renewed = Group(group.id, group.name, group.created_at, new_token(), new_token())
         with self.store.engine.begin() as connection:
-            connection.execute(
-                update(GROUPS)
-                .where(GROUPS.c.id == group.id)
-                .values(editor_token=renewed.editor_token, viewer_token=renewed.viewer_token)
-            )
-            match_ids = connection.execute(
-                select(GROUP_MATCHES.c.match_id).where(GROUP_MATCHES.c.group_id == group.id)
-            ).scalars()
-            for match_id in list(match_ids):
+            for match_id in group_statements.new_links(connection, renewed):
                 statements.new_links(connection, match_id, new_token(), new_token())
         audit("group-renewed-links", group.id, "editor")
         return renewed
 
     def open_link(self, token: str, kind: Role) -> Group | None:
-        column = GROUPS.c.editor_token if kind == "editor" else GROUPS.c.viewer_token
+        column = "editor_token" if kind == "editor" else "viewer_token"
         with self.store.direct.connect() as connection:
-            row = connection.execute(select(GROUPS).where(column == token)).mappings().first()
-        return None if row is None else Group.from_row(row)
+            return group_statements.by_token(connection, column, token)
 
     def match_in(self, group_id: str, match_id: str, phone: Phone) -> tuple[Group, Match]:
         """One of the group's matches, for a phone of the group (404 for another match)."""
         group = self.group(group_id, phone)
         with self.store.direct.connect() as connection:
-            row = (
-                connection.execute(
-                    select(MATCHES)
-                    .join(GROUP_MATCHES, GROUP_MATCHES.c.match_id == MATCHES.c.id)
-                    .where(GROUP_MATCHES.c.group_id == group.id, MATCHES.c.id == match_id)
-                )
-                .mappings()
-                .first()
-            )
-        if row is None:
+            match = group_statements.match_in(connection, group.id, match_id)
+        if match is None:
             raise NotFound()
-        return group, Match.from_row(row)
+        return group, match
 
     def group_of(self, match_id: str) -> Group | None:
         """The group a match is in, if any."""
         with self.store.direct.connect() as connection:
-            row = (
-                connection.execute(
-                    select(GROUPS)
-                    .join(GROUP_MATCHES, GROUP_MATCHES.c.group_id == GROUPS.c.id)
-                    .where(GROUP_MATCHES.c.match_id == match_id)
-                )
-                .mappings()
-                .first()
-            )
-        return None if row is None else Group.from_row(row)
+            return group_statements.group_of(connection, match_id)
 
     # ------------------------------------------------------------ the roster
 
     def add_player(self, group_id: str, phone: Phone, typed: str) -> Member | Refusal:
         group = self.group(group_id, phone, "editor")
         with self.store.engine.begin() as connection:
-            roster = _roster(connection, group.id)
+            roster = group_statements.roster(connection, group.id)
             checked = _new_name(typed, roster)
             if isinstance(checked, Refusal):
                 return checked
-            member = _insert_player(connection, group.id, checked)
+            member = group_statements.insert_player(connection, group.id, checked)
         audit("roster-added", group.id, "editor")
         return member
 
@@ -430,10 +278,8 @@ class Groups:
         leaderboard) or bring them back."""
         group = self.group(group_id, phone, "editor")
         with self.store.engine.begin() as connection:
-            member = _member(connection, group.id, player_id)
-            connection.execute(
-                update(ROSTER).where(ROSTER.c.id == member.id).values(retired=retired)
-            )
+            member = group_statements.member(connection, group.id, player_id)
+            group_statements.set_retired(connection, [member.id], retired)
         audit("roster-retired" if retired else "roster-back", group.id, "editor")
         return Member(member.id, member.name, retired, member.matches)
 
@@ -441,7 +287,7 @@ class Groups:
         """Take a player who never played off the roster (one with matches is retired)."""
         group = self.group(group_id, phone, "editor")
         with self.store.engine.begin() as connection:
-            member = _member(connection, group.id, player_id)
+            member = group_statements.member(connection, group.id, player_id)
             if member.matches:
                 return Refusal(
                     _(
@@ -450,36 +296,31 @@ class Groups:
                         name=member.name,
                     )
                 )
-            connection.execute(delete(ROSTER).where(ROSTER.c.id == member.id))
+            group_statements.delete_player(connection, member.id)
         audit("roster-removed", group.id, "editor")
         return member
 
     def rename(self, group_id: str, phone: Phone, player_id: int, typed: str) -> Member | Refusal:
-        """Rename a roster player everywhere: the roster, and each of their matches'
-        players header and record lines, in one transaction."""
+        """Rename a roster player: the roster, and a rename line at the end of each of
+        their matches' logs (the match store's use case), in one transaction."""
         group = self.group(group_id, phone, "editor")
         with self.store.direct.connect() as connection:
-            member = _member(connection, group.id, player_id)
-            roster = [m for m in _roster(connection, group.id) if m.id != member.id]
+            member = group_statements.member(connection, group.id, player_id)
+            roster = [m for m in group_statements.roster(connection, group.id) if m.id != member.id]
+            seats = group_statements.seats_of(connection, member.id)
         checked = _new_name(typed, roster)
         if isinstance(checked, Refusal):
             return checked
         if checked == member.name:
             return member
-        try:
-            with self.store.engine.begin() as connection:
-                match_ids = connection.execute(
-                    select(SEATS.c.match_id).where(SEATS.c.player_id == member.id)
-                ).scalars()
-                for match_id in list(match_ids):
-                    _rename_in_match(connection, match_id, member.name, checked)
-                connection.execute(
-                    update(ROSTER)
-                    .where(ROSTER.c.id == member.id)
-                    .values(name=checked, name_key=name_key(checked))
-                )
-        except _Undone as undone:
-            return undone.refusal
+
+        def on_roster(connection: Connection, _match_id: str) -> None:
+            group_statements.rename_player(connection, member.id, checked)
+
+        renames = {match_id: {seat: checked} for match_id, seat in seats}
+        refused = _refusal(self.store.rename(renames, phone, on_roster), member.name)
+        if refused is not None:
+            return refused
         audit("roster-renamed", group.id, "editor", matches=member.matches)
         return Member(member.id, checked, member.retired, member.matches)
 
@@ -499,7 +340,7 @@ class Groups:
         newcomer). The engine checks the seating."""
         group = self.group(group_id, phone, "editor")
         with self.store.direct.connect() as connection:
-            roster = _roster(connection, group.id)
+            roster = group_statements.roster(connection, group.id)
         by_key = {name_key(m.name): m for m in roster}
         seating: list[str] = []
         newcomers: list[str] = []
@@ -520,10 +361,12 @@ class Groups:
         def seat(connection: Connection, match_id: str) -> None:
             ids = {name_key(m.name): m.id for m in roster}
             for name in newcomers:
-                ids[name_key(name)] = _insert_player(connection, group.id, name).id
-            _place(connection, group.id, match_id, [ids[name_key(n)] for n in seating])
+                ids[name_key(name)] = group_statements.insert_player(connection, group.id, name).id
+            group_statements.place(
+                connection, group.id, match_id, [ids[name_key(n)] for n in seating]
+            )
             back = [ids[name_key(n)] for n in seating]  # a retired player seated is back
-            connection.execute(update(ROSTER).where(ROSTER.c.id.in_(back)).values(retired=False))
+            group_statements.set_retired(connection, back, False)
 
         try:
             match = self.store.create(seating, dealer, rules, mode, also=seat)
@@ -541,24 +384,31 @@ class Groups:
         current = self.group_of(match.id)
         if current is not None:
             return Refusal(_("This match is in the group %(name)s already.", name=current.name))
-        try:
-            with self.store.engine.begin() as connection:
-                roster = _roster(connection, group.id)
-                by_key = {name_key(m.name): m for m in roster}
-                ids = []
-                for name in match.player_names:
-                    member = by_key.get(name_key(name))
-                    if member is None:
-                        member = _insert_player(connection, group.id, name)
-                    elif member.name != name:  # the roster's spelling, everywhere
-                        _rename_in_match(connection, match.id, name, member.name)
-                    ids.append(member.id)
-                _place(connection, group.id, match.id, ids)
-        except _Undone as undone:
-            return undone.refusal
+        names = self.store.table(match.id, phone).state.players
+        with self.store.direct.connect() as connection:
+            by_key = {name_key(m.name): m for m in group_statements.roster(connection, group.id)}
+        seated = [by_key.get(name_key(name)) for name in names]
+        # The roster's spelling, everywhere: a rename line where the match's differs.
+        renames = {
+            seat: member.name
+            for seat, member in enumerate(seated)
+            if member is not None and member.name != names[seat]
+        }
+
+        def place(connection: Connection, _match_id: str) -> None:
+            ids = [
+                group_statements.insert_player(connection, group.id, name).id
+                if member is None
+                else member.id
+                for name, member in zip(names, seated, strict=True)
+            ]
+            group_statements.place(connection, group.id, match.id, ids)
+
+        refused = _refusal(self.store.rename({match.id: renames}, phone, place), None)
+        if refused is not None:
+            return refused
         audit("moved-into-group", match.id, "editor", group=group.id)
-        moved = self.store.match(match.id, phone)
-        return moved
+        return self.store.match(match.id, phone)
 
     # ------------------------------------------------------------ export
 
@@ -584,171 +434,6 @@ class Groups:
             return None
 
 
-# ---------------------------------------------------------------- what pages derive
-
-
-def _played(match: Match, seats: Seats, stats: MatchStats | None) -> Played:
-    if stats is None:
-        return Played(match, seats, (), None)
-    winner = None if stats.winner is None else stats.players.index(stats.winner)
-    return Played(match, seats, stats.scores, winner)
-
-
-def _lists(history: History) -> tuple[list[Played], list[Played]]:
-    """The group's matches in progress and finished, newest first."""
-    played = [
-        _played(m, history.seats.get(m.id, ()), history.kept.get(m.id)) for m in history.matches
-    ]
-    return [p for p in played if not p.finished], [p for p in played if p.finished]
-
-
-def _player(
-    history: History, member: Member, roster: Sequence[Member]
-) -> tuple[Figures, tuple[MatchResult, ...], dict[int, HeadToHead]]:
-    """A roster player's figures, their results oldest first, and their head-to-head
-    against each roster player they met (by roster id)."""
-    kept, stats = history.kept, history.stats
-    results = []
-    for match in reversed(history.matches):
-        mine = kept.get(match.id)
-        seated = any(pid == member.id for pid, _name in history.seats.get(match.id, ()))
-        if mine is not None and mine.hands and seated:
-            figures = mine.player(member.name)
-            won = bool(figures.matches_won) if match.status == "match_over" else None
-            results.append(MatchResult(match, figures.points, won))
-    against = {}
-    for other in roster:
-        meeting = stats.head_to_head(member.name, other.name)
-        if meeting.matches and not same_player(meeting.b, member.name):
-            against[other.id] = meeting
-    return stats.player(member.name), tuple(results), against
-
-
-def _last_seating(history: History, roster: Sequence[Member]) -> list[str]:
-    """Groups.last_seating, from the history (the roster as read now: who is retired)."""
-    if not history.matches:
-        return []
-    retired = {m.id for m in roster if m.retired}
-    seats = history.seats.get(history.matches[0].id, ())
-    return [name for player_id, name in seats if player_id not in retired]
-
-
-# ---------------------------------------------------------------- the database
-
-
-def _values(group: Group) -> dict[str, Any]:
-    return {name: getattr(group, name) for name in Group.__slots__}
-
-
-def _roster(connection: Connection, group_id: str, counted: bool = True) -> list[Member]:
-    """The group's players, by name; with how many matches each sat in (0 unless
-    `counted`: a group's history counts them from its seats)."""
-    played = (
-        select(func.count())
-        .select_from(SEATS)
-        .where(SEATS.c.player_id == ROSTER.c.id)
-        .scalar_subquery()
-    )
-    columns = [ROSTER.c.id, ROSTER.c.name, ROSTER.c.retired, played if counted else literal(0)]
-    rows = connection.execute(select(*columns).where(ROSTER.c.group_id == group_id)).all()
-    members = [Member(row[0], row[1], bool(row[2]), row[3]) for row in rows]
-    return sorted(members, key=lambda m: (m.retired, name_key(m.name)))
-
-
-def _counted(roster: Sequence[Member], history: History) -> list[Member]:
-    """The roster with how many of the group's matches each sat in, from its seats."""
-    counts = history.derived(
-        "seated", lambda: Counter(p for s in history.seats.values() for p, _ in s)
-    )
-    return [Member(m.id, m.name, m.retired, counts[m.id]) for m in roster]
-
-
-def _member(connection: Connection, group_id: str, player_id: int) -> Member:
-    found = [m for m in _roster(connection, group_id) if m.id == player_id]
-    if not found:
-        raise NotFound()
-    return found[0]
-
-
-def _insert_player(connection: Connection, group_id: str, name: str) -> Member:
-    player_id = connection.execute(
-        insert(ROSTER)
-        .values(
-            group_id=group_id,
-            name=name,
-            name_key=name_key(name),
-            retired=False,
-            created_at=now(),
-        )
-        .returning(ROSTER.c.id)
-    ).scalar_one()
-    return Member(player_id, name, False, 0)
-
-
-def _place(connection: Connection, group_id: str, match_id: str, player_ids: list[int]) -> None:
-    connection.execute(insert(GROUP_MATCHES), [{"match_id": match_id, "group_id": group_id}])
-    connection.execute(
-        insert(SEATS),
-        [
-            {"match_id": match_id, "seat": seat, "player_id": player_id}
-            for seat, player_id in enumerate(player_ids, 1)
-        ],
-    )
-
-
-def _points(connection: Connection, group_id: str) -> dict[str, Point]:
-    """Each of the group's matches' version and last line id: what names its history."""
-    rows = connection.execute(
-        select(MATCHES.c.id, MATCHES.c.version, MATCHES.c.last_line_id)
-        .join(GROUP_MATCHES, GROUP_MATCHES.c.match_id == MATCHES.c.id)
-        .where(GROUP_MATCHES.c.group_id == group_id)
-    ).all()
-    return {match_id: (version, last) for match_id, version, last in rows}
-
-
-def _point(match: Match) -> Point:
-    return match.version, match.last_line_id
-
-
-def _created(match: Match) -> datetime:
-    return match.created_at
-
-
-def _match_rows(connection: Connection, group_id: str, ids: list[str] | None) -> dict[str, Match]:
-    """The rows of these of the group's matches (None: all of them), by id."""
-    query = (
-        select(MATCHES)
-        .join(GROUP_MATCHES, GROUP_MATCHES.c.match_id == MATCHES.c.id)
-        .where(GROUP_MATCHES.c.group_id == group_id)
-    )
-    if ids is not None:
-        if not ids:
-            return {}
-        query = query.where(MATCHES.c.id.in_(ids))
-    matches = (Match.from_row(row) for row in connection.execute(query).mappings())
-    return {m.id: m for m in matches}
-
-
-def _seats(connection: Connection, group_id: str, match_ids: list[str] | None) -> dict[str, Seats]:
-    """Each match's roster players, in seating order: these matches' (None: all the
-    group's)."""
-    query = (
-        select(SEATS.c.match_id, ROSTER.c.id, ROSTER.c.name)
-        .join(ROSTER, ROSTER.c.id == SEATS.c.player_id)
-        .where(ROSTER.c.group_id == group_id)
-        .order_by(SEATS.c.match_id, SEATS.c.seat)
-    )
-    if match_ids is not None:
-        if not match_ids:
-            return {}
-        query = query.where(SEATS.c.match_id.in_(match_ids))
-    rows = connection.execute(query).all()
-    seats: dict[str, list[tuple[int, str]]] = {}
-    for match_id, player_id, name in rows:
-        seats.setdefault(match_id, []).append((player_id, name))
-    return {k: tuple(v) for k, v in seats.items()}
-
-
 def _new_name(typed: str, roster: Sequence[Member]) -> str | Refusal:
     """A name for the roster as the engine tidies it, or why not: the engine's name
     rule, one player per name in the group (the engine's comparison), and no name that
@@ -771,104 +456,27 @@ def _new_name(typed: str, roster: Sequence[Member]) -> str | Refusal:
     return name
 
 
-class _Undone(Exception):
-    """A refusal midway through a transaction: it is rolled back."""
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message)
-        self.refusal = refusal
-
-
-def _rename_in_match(connection: Connection, match_id: str, old: str, new: str) -> None:
-    """Call `old` `new` in one match: its header and every line, in the caller's
-    transaction; the last line gets a new row id (see the module's docstring). Raises
-    _Undone when the new name clashes with another player of that match."""
-    row = statements.read_match(connection, match_id)
-    assert row is not None
-    match = Match.from_row(row)
-    players = match.player_names
-    renamed = [new if same_player(name, old) else name for name in players]
-    others = [name for name in players if not same_player(name, old)]
-    clash = next((name for name in others if same_player(name, new)), None)
-    if clash is not None:
-        raise _Undone(
-            Refusal(
-                _(
-                    "%(new)s can't be the new name: %(other)s played in one of %(old)s's matches "
-                    "(%(players)s), and one match can't have two players of one name.",
-                    new=new,
-                    other=clash,
-                    old=old,
-                    players=match.players,
-                )
+def _refusal(outcome: Renamed | Refused | MovedOn, old: str | None) -> Refusal | None:
+    """What a rename in the matches (Store.rename) refused, as the group page says it."""
+    if isinstance(outcome, Refused):
+        return Refusal(
+            _(
+                "In the match of %(players)s: %(reason)s",
+                players=outcome.table.match.names,
+                reason=outcome.error.message,
             )
         )
-    try:
-        check_look_alikes(renamed)
-    except EngineError as error:
-        raise _Undone(Refusal(error.message)) from None
-    lines = connection.execute(
-        select(
-            LINES.c.id,
-            LINES.c.seq,
-            LINES.c.text,
-            LINES.c.form_key,
-            LINES.c.phone,
-            LINES.c.created_at,
-        )
-        .where(LINES.c.match_id == match.id)
-        .order_by(LINES.c.seq)
-    ).all()
-    texts = rename_in_log(players, [line.text for line in lines], old, new)
-    dealer = new if same_player(match.dealer, old) else match.dealer
-    game = Game(renamed, dealer=dealer, rules=HouseRules.parse(match.rules))
-    for text in texts:
-        game.apply(text)
-    state: State = game.state
-    with language(SOURCE_LANGUAGE):  # the stored summary is English (see store._summary)
-        said = summary(state)[:200]
-    # The match row first, guarded on the log read: a line recorded meanwhile elsewhere
-    # would have moved it (and this rename then refuses rather than miss that line).
-    moved = connection.execute(
-        update(MATCHES)
-        .where(
-            MATCHES.c.id == match.id,
-            MATCHES.c.version == match.version,
-            MATCHES.c.last_line_id == match.last_line_id,
-        )
-        .values(players=", ".join(renamed), dealer=dealer, summary=said)
-    )
-    if moved.rowcount != 1 or len(lines) != match.version:
-        raise _Undone(
-            Refusal(
-                _(
-                    "A play was recorded in one of %(name)s's matches meanwhile: nothing was "
-                    "renamed. Try again.",
-                    name=old,
-                )
+    if isinstance(outcome, MovedOn):
+        if old is None:
+            return Refusal(_("A play was recorded in this match meanwhile: try again."))
+        return Refusal(
+            _(
+                "A play was recorded in one of %(name)s's matches meanwhile: nothing was "
+                "renamed. Try again.",
+                name=old,
             )
         )
-    for line, text in zip(lines, texts, strict=True):
-        if text != line.text:
-            connection.execute(update(LINES).where(LINES.c.id == line.id).values(text=text))
-    if lines:  # a new id for the last line: the log every process caches is a new one
-        last = lines[-1]
-        connection.execute(delete(LINES).where(LINES.c.id == last.id))
-        new_id = connection.execute(
-            insert(LINES)
-            .values(
-                match_id=match.id,
-                seq=last.seq,
-                text=texts[-1],
-                form_key=last.form_key,
-                phone=last.phone,
-                created_at=last.created_at,
-            )
-            .returning(LINES.c.id)
-        ).scalar_one()
-        connection.execute(
-            update(MATCHES).where(MATCHES.c.id == match.id).values(last_line_id=new_id)
-        )
+    return None
 
 
 def current_groups() -> Groups:
@@ -880,14 +488,6 @@ def current_groups() -> Groups:
 __all__ = [
     "MAX_NAME_LENGTH",
     "Group",
-    "GroupPage",
     "Groups",
-    "MatchResult",
-    "Member",
-    "Played",
-    "PlayerPage",
-    "Refusal",
-    "Standing",
     "current_groups",
-    "leaderboard",
 ]

@@ -15,7 +15,8 @@ class Match:
     """A match's row, as one read gave it: its header, where its log is, its links."""
 
     id: str
-    players: str  # "Ann, Bob, Cy", in seating order
+    players: str  # "Ann, Bob, Cy", in seating order: the record's header
+    names: str  # the same players as called now (a rename line changes them)
     dealer: str
     rules: str  # the `rules:` value, "official" when none
     mode: str  # "referee" or "quick"
@@ -34,7 +35,13 @@ class Match:
 
     @property
     def player_names(self) -> list[str]:
+        """The players as the record's header seated them."""
         return [name.strip() for name in self.players.split(",")]
+
+    @property
+    def current_names(self) -> list[str]:
+        """The players as called now (after any rename line)."""
+        return [name.strip() for name in self.names.split(",")]
 
     def made_on(self, version: int | None, last: int | None) -> bool:
         """Is this the table a form or a poller was made on: its version, and its last

@@ -46,6 +46,9 @@ MATCHES = db.Table(
     "match",
     Column("id", String(32), primary_key=True),
     Column("players", String(300), nullable=False),  # "Ann, Bob, Cy", seating order
+    # The players as called now: `players` and `dealer` are the record's header, and a
+    # rename line (a group renamed a player) changes only this.
+    Column("names", String(300), nullable=False, server_default=""),
     Column("dealer", String(60), nullable=False),
     Column("rules", String(200), nullable=False),
     Column("mode", String(10), nullable=False),

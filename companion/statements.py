@@ -106,6 +106,7 @@ _MOVE_MATCH = (
         last_line_id=bindparam("p_line_id"),
         status=bindparam("p_status"),
         summary=bindparam("p_summary"),
+        names=bindparam("p_names"),
         updated_at=bindparam("p_now"),
     )
 )
@@ -120,6 +121,7 @@ _MOVED = (
         last_line_id=func.nextval(literal_column("pg_get_serial_sequence('match_line', 'id')")),
         status=_param("p_status", String),
         summary=_param("p_summary", String),
+        names=_param("p_names", String),
         updated_at=_param("p_now", DateTime),
     )
     .returning(MATCHES.c.last_line_id)
@@ -144,7 +146,7 @@ def _compiled(statement: ClauseElement, engine: Engine) -> str:
     return _COMPILED[key]
 
 
-class _Refused(Exception):
+class MovedMeanwhile(Exception):
     """The match moved on after the line went in: roll both back."""
 
 
@@ -160,7 +162,9 @@ def add_line(
     phone: str | None,
     status: str,
     summary: str,
+    names: str,
     now: datetime,
+    connection: Connection | None = None,
 ) -> int | None:
     """Write line number version + 1 (recorded by `phone`, the id a phone keeps in its
     session); its row id, or None if nothing was written.
@@ -168,6 +172,9 @@ def add_line(
     None: the match is no longer at `version` and `last_line_id` (or gone), the editor
     token is not the match's (the links were renewed), or the form's key was used
     already. Raises IntegrityError when a line is at that place already.
+
+    With a `connection`, in the caller's transaction (a rename: all the player's
+    matches or none); else in one of its own.
     """
     params = {
         "p_match_id": match_id,
@@ -180,8 +187,11 @@ def add_line(
         "p_phone": phone,
         "p_status": status,
         "p_summary": summary,
+        "p_names": names,
         "p_now": now,
     }
+    if connection is not None:
+        return _insert_and_move(connection, params)
     if engine.dialect.name == "postgresql":
         # One statement on the autocommit engine (Store.direct): atomic, and no
         # BEGIN or COMMIT to wait for. Its SQL is compiled once: psycopg takes the
@@ -195,16 +205,24 @@ def add_line(
             ).scalar()
             return row_id
     try:
-        with engine.begin() as connection:
-            inserted: int | None = connection.execute(_INSERT_LINE, params).scalar()
-            if inserted is None:
-                return None
-            moved = connection.execute(_MOVE_MATCH, params | {"p_line_id": inserted})
-            if moved.rowcount != 1:
-                raise _Refused()
-            return inserted
-    except _Refused:
+        with engine.begin() as transaction:
+            return _insert_and_move(transaction, params)
+    except MovedMeanwhile:
         return None
+
+
+def _insert_and_move(connection: Connection, params: dict[str, Any]) -> int | None:
+    """The line, then the match row, in the caller's transaction: on SQLite the INSERT
+    takes the write lock, so the match can't move between the two; on PostgreSQL a line
+    written meanwhile makes the UPDATE find no row (or the line's place taken), and
+    MovedMeanwhile (or IntegrityError) rolls the transaction back."""
+    inserted: int | None = connection.execute(_INSERT_LINE, params).scalar()
+    if inserted is None:
+        return None
+    moved = connection.execute(_MOVE_MATCH, params | {"p_line_id": inserted})
+    if moved.rowcount != 1:
+        raise MovedMeanwhile()
+    return inserted
 
 
 # ---------------------------------------------------------------- what was written
@@ -238,6 +256,7 @@ def undo_line(
     key: str | None,
     status: str,
     summary: str,
+    names: str,
     now: datetime,
 ) -> RowMapping | None:
     """Take line `version` (row `last_line_id`) off the log, in the caller's transaction;
@@ -257,7 +276,7 @@ def undo_line(
     }
     moved = connection.execute(
         _MOVE_BACK,
-        params | {"p_status": status, "p_summary": summary, "p_now": now},
+        params | {"p_status": status, "p_summary": summary, "p_names": names, "p_now": now},
     )
     if moved.rowcount != 1:
         return None
@@ -293,6 +312,7 @@ _MOVE_BACK = (
         ),
         status=_param("p_status", String),
         summary=_param("p_summary", String),
+        names=_param("p_names", String),
         updated_at=_param("p_now", DateTime),
     )
 )

@@ -14,166 +14,56 @@ was written. The database is the truth: any number of processes can share it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypedDict
 
-from flask_babel import format_number
 from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 from werkzeug.exceptions import NotFound
 
 from companion import statements
 from companion.access import Phone, Role
 from companion.audit import audit
 from companion.games import GameCache, Logged, T
+from companion.imports import read_record
 from companion.log import MatchLog, by_hand
 from companion.lookalikes import LookAlikeNames, check_look_alikes
 from companion.matches import Match, Table
 from companion.models import new_match_id, new_token, now
-from companion.taps import UNDONE_ELSEWHERE, TapGuard, Why
+from companion.outcomes import (
+    AlreadyDone,
+    Also,
+    Changed,
+    Full,
+    MovedOn,
+    NotTaken,
+    Recorded,
+    Refused,
+    Renamed,
+    Unchanged,
+    Undone,
+    Written,
+)
+from companion.taps import UNDONE_ELSEWHERE, TapGuard
 from engine import (
-    ActionLine,
-    DealerLine,
     EngineError,
     Game,
     HouseRules,
     IllegalActionError,
-    Out,
-    RecordError,
-    RulesLine,
-    StartLine,
+    RenameLine,
     State,
     Step,
-    Wins,
-    replay,
     summary,
     whose_turn,
 )
 from engine.i18n import SOURCE_LANGUAGE, language
-from engine.notation import strip_comment
 
 MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
 # A match's lines at most (MAX_MATCH_LINES): 17 times the longest of 300 whole matches
 # simulated at 2-6 players under the official rules (584 lines); importing 10,000 lines
 # takes about 0.4 s and 24 MB (docs/OPERATIONS.md).
 MAX_MATCH_LINES = 10_000
-HEADER_LINES = 3  # players, dealer, rules: a record's lines that are not the match's log
-
-# ---------------------------------------------------------------- outcomes
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """The line is in the log."""
-
-    step: Step
-
-
-@dataclass(frozen=True)
-class Undone:
-    """The last line is out of the log: the step it had made."""
-
-    step: Step
-
-
-@dataclass(frozen=True)
-class AlreadyDone:
-    """This very form was acted on before (a double tap, a resubmission): it counted once."""
-
-
-@dataclass(frozen=True)
-class MovedOn:
-    """The table moved on since the form was made: nothing done; the table as it is now."""
-
-    table: Table
-
-
-@dataclass(frozen=True)
-class Refused:
-    """The engine refused the line (or there is nothing to undo): nothing done."""
-
-    table: Table
-    error: EngineError
-
-
-@dataclass(frozen=True)
-class NotTaken:
-    """The tap came from a screen the person could not have read yet (a double tap's
-    second tap, a tap just after a refresh brought another phone's change: see
-    companion/taps.py): nothing done; the table as it is, and why."""
-
-    table: Table
-    why: Why
-
-
-@dataclass(frozen=True)
-class Unchanged:
-    """A poll: the table is as the screen shows it."""
-
-
-@dataclass(frozen=True)
-class Changed:
-    """A poll: the table moved on; here it is. `brought`: the row id of the line another
-    phone recorded that the poller had not seen (taps.UNDONE_ELSEWHERE: another phone's
-    undo; 0: neither)."""
-
-    table: Table
-    brought: int = 0
-
-
-@dataclass(frozen=True)
-class Full:
-    """The match holds as many lines as a match may (`Store.max_lines`): nothing done."""
-
-    table: Table
-    max_lines: int
-
-    @property
-    def message(self) -> str:
-        return str(
-            _(
-                "This match is full: a match holds at most %(most)s lines, so nothing more can be "
-                "recorded in it (undo still works). Start a new match with the same players to "
-                "play on.",
-                most=format_number(self.max_lines),
-            )
-        )
-
-
-Written = Recorded | AlreadyDone | MovedOn | Refused | Full | NotTaken
-# More to write with a new match, in its transaction: given the connection and its id.
-Also = Callable[[Connection, str], None]
-
-
-class ImportRefused(ValueError):
-    """A record that can't become a match: names the line and the rule, or says it is
-    longer than a match may be."""
-
-    def __init__(self, error: RecordError | str) -> None:
-        if isinstance(error, RecordError):
-            error = _(
-                "Line %(line)s [%(rule)s]: %(reason)s",
-                line=error.line,
-                rule=error.rule,
-                reason=error.error.message,
-            )
-        super().__init__(error)
-
-
-def too_long(lines: int, max_lines: int) -> ImportRefused:
-    return ImportRefused(
-        _(
-            "This record has %(lines)s lines; a match holds at most %(most)s (besides its "
-            "players, dealer and rules lines): import a shorter record, or ask whoever runs "
-            "this server to raise the limit (%(setting)s).",
-            lines=format_number(lines),
-            most=format_number(max_lines),
-            setting="COMPANION_MAX_MATCH_LINES",
-        )
-    )
-
 
 # ---------------------------------------------------------------- the store
 
@@ -381,6 +271,74 @@ class Store:
         audit("undone", match_id, "editor", number=version, line=str(step.line))
         return Undone(step)
 
+    def rename(
+        self,
+        renames: Mapping[str, Mapping[int, str]],
+        phone: Phone,
+        also: Also | None = None,
+    ) -> Renamed | Refused | MovedOn:
+        """Call players by new names from now on: for each match id, the new name of the
+        player at each seat. A rename line ("rename: Bob, Robert") at the end of each
+        match's log, every one of them with `also` (the group's roster) in one
+        transaction, or none: Refused with the sentence of the first match where a new
+        name clashes (the engine's rule, or the app's on names that look alike); MovedOn
+        when a line was recorded meanwhile in one of them. The caller has checked that
+        the phone may do it (a group's editor); the lines name the phone."""
+        judged: list[tuple[Table, tuple[Step, ...]]] = []
+        for match_id, seats in renames.items():
+            match = self._read(match_id)
+            if match is None:
+                raise NotFound()
+            players = list(self.games.table(match, self._read_lines).state.players)
+            lines = [RenameLine(players[seat], new) for seat, new in seats.items()]
+            for seat, new in seats.items():
+                players[seat] = new
+            table, steps = self.games.judge_all(
+                match, self._read_lines, [line for line in lines if line.old != line.new]
+            )
+            if isinstance(steps, EngineError):
+                return Refused(table, steps)
+            try:
+                check_look_alikes(players)  # the app's rule on top of the engine's
+            except LookAlikeNames as error:
+                return Refused(table, error)
+            if steps:
+                judged.append((table, steps))
+        written: list[tuple[str, Step, int]] = []
+        moving = None  # the match being written
+        try:
+            with self.engine.begin() as connection:
+                for moving, steps in judged:
+                    last, version = moving.last_line_id, moving.version
+                    for step in steps:
+                        row_id = statements.add_line(
+                            self.engine,
+                            connection=connection,
+                            match_id=moving.match.id,
+                            version=version,
+                            last_line_id=last,
+                            editor_token=moving.match.editor_token,
+                            text=str(step.line),
+                            key=None,
+                            phone=phone.id,
+                            now=now(),
+                            **_summary(step.after),
+                        )
+                        if row_id is None:
+                            raise statements.MovedMeanwhile()
+                        written.append((moving.match.id, step, row_id))
+                        last, version = row_id, version + 1
+                if also is not None:
+                    also(connection, "")
+        except statements.MovedMeanwhile:
+            assert moving is not None
+            now_at = self._read(moving.match.id)
+            return MovedOn(moving if now_at is None else self.games.table(now_at, self._read_lines))
+        for match_id, step, row_id in written:
+            self.games.recorded(match_id, step, row_id, phone.id)
+            audit("recorded", match_id, "editor", line=str(step.line))
+        return Renamed(tuple(dict.fromkeys(match_id for match_id, _s, _r in written)))
+
     def _not_written(
         self, match: Match, key: str | None, table: Table | None = None
     ) -> AlreadyDone | MovedOn:
@@ -411,40 +369,11 @@ class Store:
         return match
 
     def import_record(self, text: str, mode: str = "referee") -> Match:
-        """A new match from a table record; the engine checks every line (raises
-        ImportRefused naming the first line it refuses, or saying it is too long: counted
-        before the engine replays it, which takes time and memory for each line)."""
-        lines_in_record = sum(1 for raw in text.splitlines() if strip_comment(raw))
-        if lines_in_record > self.max_lines + HEADER_LINES:
-            raise too_long(lines_in_record, self.max_lines)
-        result = replay(text)
-        if result.error is not None:
-            raise ImportRefused(result.error)
-        game = result.game
-        assert game is not None
-        try:  # the app's rule on top of the engine's: names that look alike
-            check_look_alikes(game.players)
-        except LookAlikeNames as error:
-            raise ImportRefused(RecordError(_seating_line(text), error)) from None
-        lines = list(game.lines)
-        lines.pop(0)  # the players: the match's own column
-        dealer, rules = game.players[-1], HouseRules()
-        # Leading dealer/rules lines become the match's header; the rest is the log.
-        while lines and isinstance(lines[0], DealerLine | RulesLine):
-            head = lines.pop(0)
-            if isinstance(head, DealerLine):
-                dealer = head.name
-            else:
-                assert isinstance(head, RulesLine)
-                rules = head.rules
-        results_only = not any(isinstance(line, StartLine) for line in lines) and any(
-            isinstance(line, ActionLine) and isinstance(line.action, Wins | Out) for line in lines
-        )
-        mode = "quick" if results_only else mode  # keep entering results
-        if len(lines) > self.max_lines:
-            raise too_long(lines_in_record, self.max_lines)
-        match = self._insert(game, dealer, rules, mode, [str(line) for line in lines])
-        audit("imported", match.id, "editor", lines=len(lines), mode=mode)
+        """A new match from a table record (companion/imports.py: raises ImportRefused)."""
+        record = read_record(text, self.max_lines)
+        mode = "quick" if record.results_only else mode  # keep entering results
+        match = self._insert(record.game, record.dealer, record.rules, mode, record.lines)
+        audit("imported", match.id, "editor", lines=len(record.lines), mode=mode)
         return match
 
     def _insert(
@@ -459,7 +388,7 @@ class Store:
         created = now()
         values: dict[str, Any] = {
             "id": new_match_id(),
-            "players": ", ".join(game.players),
+            "players": ", ".join(game.seating),  # the header (`names`: as called now)
             "dealer": dealer,
             "rules": str(rules),
             "mode": mode,
@@ -523,17 +452,19 @@ class Store:
         return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
-def _seating_line(text: str) -> int:
-    """The number of a replayed record's first line: the one that seats the players."""
-    lines = enumerate(text.removeprefix("\ufeff").splitlines(), start=1)
-    return next((number for number, raw in lines if strip_comment(raw)), 1)
+class _Follows(TypedDict):
+    status: str
+    summary: str
+    names: str
 
 
-def _summary(state: State) -> dict[str, str]:
-    """The match row's summary columns, for the home page: stored, so in English (the
-    database holds no translated sentence)."""
+def _summary(state: State) -> _Follows:
+    """The match row's columns that follow its state: status, the summary for the home
+    page (stored, so in English: the database holds no translated sentence), and the
+    players' names as called now."""
     with language(SOURCE_LANGUAGE):
-        return {"status": state.status, "summary": summary(state)[:200]}
+        said = summary(state)[:200]
+    return {"status": state.status, "summary": said, "names": ", ".join(state.players)}
 
 
 def _fields(match: Match) -> dict[str, Any]:

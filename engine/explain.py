@@ -24,6 +24,7 @@ from engine.notation import (
     Out,
     Play,
     PlayersLine,
+    RenameLine,
     Reveal,
     Roulette,
     RulesLine,
@@ -201,6 +202,8 @@ def say(line: Line, before: State, after: State) -> str:
             card=line.card.name,
             first=after.players[after.turn],
         )
+    if isinstance(line, RenameLine):
+        return _("{old} is called {new} from now on.", old=line.old, new=line.new)
     if isinstance(line, HandLine):
         return _(
             "Hand {hand}: {dealer} deals, {first} plays first.",

@@ -79,6 +79,11 @@ class Game:
         return self.state.players
 
     @property
+    def seating(self) -> tuple[str, ...]:
+        """The players as the first line seated them (a rename line changes `players`)."""
+        return self._states[0].players
+
+    @property
     def rules(self) -> HouseRules:
         return self.state.rules
 
@@ -145,6 +150,16 @@ class Game:
             line = self._parse_one(line)
         before = self._states[-1]
         return Step(line, before, referee.apply(before, line))
+
+    def judge_all(self, lines: Sequence[Line]) -> tuple[Step, ...]:
+        """What the lines would do one after another, without doing them: raises the
+        first refusal. `push` the steps, in order, to make them happen."""
+        steps: list[Step] = []
+        before = self._states[-1]
+        for line in lines:
+            steps.append(Step(line, before, referee.apply(before, line)))
+            before = steps[-1].after
+        return tuple(steps)
 
     def _parse_one(self, text: str) -> Line:
         line = self.parse(text)

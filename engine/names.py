@@ -25,7 +25,7 @@ from engine.errors import NotationError
 from engine.i18n import N_, _
 
 # A record's header words: a line 'start: R5' must never be read as a player's action.
-HEADER_KEYS: Final = ("players", "dealer", "rules", "start", "hand")
+HEADER_KEYS: Final = ("players", "dealer", "rules", "start", "hand", "rename")
 # The longest name a table record may carry (records made elsewhere may be long).
 MAX_NAME_LENGTH: Final = 40
 # The longest name typed for a new match: what fits a seat on a phone's screen.

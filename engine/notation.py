@@ -184,6 +184,18 @@ class HandLine:
 
 
 @dataclass(frozen=True, slots=True)
+class RenameLine:
+    """From here on, `old` is called `new` (a group renamed its player): the log keeps
+    every earlier line as it was written."""
+
+    old: str
+    new: str
+
+    def __str__(self) -> str:
+        return f"rename: {self.old}, {self.new}"
+
+
+@dataclass(frozen=True, slots=True)
 class ActionLine:
     player: str
     action: Action
@@ -192,7 +204,7 @@ class ActionLine:
         return f"{self.player}: {self.action}"
 
 
-Header = PlayersLine | DealerLine | RulesLine | StartLine | HandLine
+Header = PlayersLine | DealerLine | RulesLine | StartLine | HandLine | RenameLine
 Line = Header | ActionLine
 
 # ---------------------------------------------------------------- parsing
@@ -238,6 +250,8 @@ def _parse_line(text: str, players: tuple[str, ...]) -> Line | None:
         return RulesLine(HouseRules.parse(rest))
     if header == "start":
         return StartLine(Card.parse(rest))
+    if header == "rename":
+        return _parse_rename(rest, players)
     if header == "hand":
         return HandLine(parse_count(rest, "hand"))
     player = find_player(key, players)
@@ -247,6 +261,20 @@ def _parse_line(text: str, players: tuple[str, ...]) -> Line | None:
 def parse_names(text: str) -> tuple[str, ...]:
     """The names of a `players:` header, separated by commas."""
     return tuple(clean_name(part) for part in text.split(","))
+
+
+def _parse_rename(text: str, players: Sequence[str]) -> RenameLine:
+    """`rename: Bob, Robert`: a seated player, then the name they have from now on."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise NotationError(
+            _(
+                "'rename: {text}' must name a player and their new name, separated by a "
+                "comma (rename: Bob, Robert).",
+                text=text,
+            )
+        )
+    return RenameLine(find_player(parts[0].strip(), players), clean_name(parts[1]))
 
 
 def find_player(text: str, players: Sequence[str]) -> str:

@@ -21,6 +21,7 @@ from engine.legal import (
     status_refusal,
     turn_refusal,
 )
+from engine.names import same_player
 from engine.notation import (
     ActionLine,
     CallUno,
@@ -33,6 +34,7 @@ from engine.notation import (
     Out,
     Play,
     PlayersLine,
+    RenameLine,
     Reveal,
     Roulette,
     RulesLine,
@@ -87,6 +89,8 @@ def apply(state: State, line: Line) -> State:
         _next_hand(s, line.number)
     elif isinstance(line, DealerLine):
         _set_dealer(s, s.players.index(line.name))
+    elif isinstance(line, RenameLine):
+        _rename(s, s.players.index(line.old), line.new)
     elif isinstance(line, RulesLine):
         if s.hand != 1 or s.started:
             raise IllegalActionError(
@@ -121,6 +125,27 @@ def _set_dealer(s: State, seat: int) -> None:
         )
     s.dealer = seat
     s.turn = s.next_active(seat)  # players knocked out by a correction are skipped
+
+
+def _rename(s: State, seat: int, new: str) -> None:
+    """The player at `seat` is called `new` from now on: at any time, to a name no other
+    player at the table has (the case or accents of one's own name may change)."""
+    old = s.players[seat]
+    if new == old:
+        raise IllegalActionError(_("{name} is called {name} already.", name=old), "setup")
+    for other in s.players:
+        if other != old and same_player(other, new):
+            raise IllegalActionError(
+                _(
+                    "{old} can't be renamed {new}: {other} plays at this table, and one "
+                    "match can't have two players of one name.",
+                    old=old,
+                    new=new,
+                    other=other,
+                ),
+                "setup",
+            )
+    s.players = (*s.players[:seat], new, *s.players[seat + 1 :])
 
 
 def _start(s: State, card: Card) -> None:

@@ -246,8 +246,9 @@ def match_stats(
     game: Game, *, key: MatchKey = None, names: Mapping[str, str] | None = None
 ) -> MatchStats:
     """The statistics of one match, in one pass over its history."""
-    seat_of = {name: seat for seat, name in enumerate(game.players)}
-    shown = tuple(names.get(p, p) for p in game.players) if names else game.players
+    # `names` maps the names seated first; a match shows its players as now called.
+    shown = tuple(names.get(p, p) for p in game.seating) if names else game.players
+    seating: tuple[str, ...] = ()
     n = len(shown)
     totals = [[0] * len(_FIELDS) for _seat in range(n)]
     hand_winners: list[str] = []
@@ -260,6 +261,9 @@ def match_stats(
     lines = 1
     for line, before, after in game.steps():
         lines += 1
+        if before.players is not seating:  # the first line, or a player renamed
+            seating = before.players
+            seat_of = {name: seat for seat, name in enumerate(seating)}
         if isinstance(line, ActionLine):
             seat, action = seat_of[line.player], line.action
             if isinstance(action, Take):

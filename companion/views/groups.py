@@ -16,7 +16,8 @@ from werkzeug.wrappers import Response
 from companion import access, charts
 from companion.group_export import Export
 from companion.group_forms import GroupMatchForm
-from companion.groups import SHOWN_MATCHES, Refusal, current_groups
+from companion.group_pages import Refusal
+from companion.groups import SHOWN_MATCHES, current_groups
 from companion.store import current_store
 from companion.views.main import SEATS, played_ago
 from companion.views.share import is_loopback, link_base, no_store, share_links, share_url

@@ -12,7 +12,7 @@ from companion import access
 from companion.extensions import htmx
 from companion.match_stats import current_match_stats
 from companion.matches import Table
-from companion.store import (
+from companion.outcomes import (
     AlreadyDone,
     Full,
     MovedOn,
@@ -20,8 +20,8 @@ from companion.store import (
     Recorded,
     Refused,
     Undone,
-    current_store,
 )
+from companion.store import current_store
 from companion.table_view import PLAYABLE, TAB_KEYS, TableView
 from companion.taps import refusal
 from engine import DECK_SIZE, Card, EngineError, NotationError, say

@@ -8,7 +8,8 @@ from werkzeug.wrappers import Response
 
 from companion.access import this_phone, writing_phone
 from companion.forms import LineForm, UndoForm
-from companion.store import Changed, current_store
+from companion.outcomes import Changed
+from companion.store import current_store
 from companion.views.respond import NOT_UNDONE, answer, form_problems, render_table
 from engine import NotationError
 

@@ -8,7 +8,8 @@ from werkzeug.wrappers import Response as Redirect
 
 from companion import access
 from companion.forms import ImportForm
-from companion.store import ImportRefused, current_store
+from companion.imports import ImportRefused
+from companion.store import current_store
 from companion.views.respond import form_problems
 
 bp = Blueprint("transfer", __name__)

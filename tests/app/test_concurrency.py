@@ -39,7 +39,8 @@ from companion.access import Phone
 from companion.extensions import db
 from companion.forms import line_fields
 from companion.models import LINES
-from companion.store import Recorded, Undone, current_store
+from companion.outcomes import Recorded, Undone
+from companion.store import current_store
 from engine import DealerLine, Game, PlayersLine, RulesLine, parse_line, replay
 from engine.cli import check_text
 from tests.app.helpers import (

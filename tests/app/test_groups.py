@@ -210,10 +210,12 @@ def test_renaming_a_player_renames_them_in_every_match_and_record(
     page = crew.rename(group, "Cy", "Cyril")
     assert page.status == 303 and "Renamed Cyril everywhere" in page.text
     assert list(crew.roster(group)) == ["Ann", "Bob", "Cyril"]
+    # A line of each match's log: every line before it stays as it was written.
     record = tabletop.client.get(f"/m/{one}/record.txt").get_data(as_text=True)
-    assert "players: Ann, Bob, Cyril" in record and "Ann: R7 swap Cyril" in record
-    assert "dealer: Cyril" in record and "Cy\n" not in record
-    assert tabletop.match(two).player_names == ["Cyril", "Ann"]
+    assert record.splitlines()[:2] == ["players: Ann, Bob, Cy", "dealer: Cy"]
+    assert record.splitlines()[-2:] == ["Ann: R7 swap Cy", "rename: Cy, Cyril"]
+    assert tabletop.match(two).current_names == ["Cyril", "Ann"]
+    assert tabletop.table(two).recorded == "Recorded: Cy is called Cyril from now on."
     # The table is the renamed game at once, and plays go on with the new name.
     assert "Cyril" in tabletop.table(one).seats()
     refused = tabletop.client.post(f"/m/{one}/line", data=stale | {"player": "Bob", "action": "R4"})
@@ -271,7 +273,8 @@ def test_a_rename_to_anothers_name_is_refused_and_changes_nothing(
     assert isinstance(match_id, str)
     page = crew.rename(group, "Bob", "ANN")
     assert page.status == 422 and "Ann is on this group's roster already" in refusal(page)
-    assert tabletop.match(match_id).player_names == ["Ann", "Bob"]
+    assert tabletop.match(match_id).current_names == ["Ann", "Bob"]
+    assert "rename" not in tabletop.client.get(f"/m/{match_id}/record.txt").get_data(as_text=True)
 
 
 def test_the_group_page_lists_the_newest_matches_and_all_on_asking(
@@ -310,7 +313,10 @@ def test_a_match_moved_in_maps_its_names_to_the_roster(
     (form,) = page.forms(f"/m/{match_id}/group")
     moved = tabletop.follow(tabletop.client.post(form.action, data=form.values()))
     assert moved.status == 303 and "The match is in the group now" in moved.text
-    assert tabletop.match(match_id).player_names == ["Ann", "Bob", "Eve"]  # the roster's Ann
+    assert tabletop.match(match_id).current_names == ["Ann", "Bob", "Eve"]  # the roster's Ann
+    record = tabletop.client.get(f"/m/{match_id}/record.txt").get_data(as_text=True)
+    assert record.splitlines()[0] == "players: ann, Bob, Eve"
+    assert record.splitlines()[-1] == "rename: ann, Ann"
     assert crew.roster(group)["Eve"] == "1 match"
     assert crew.leaderboard(group)[0] == ["Eve", "1", "1", "120"]
     again = tabletop.get(f"/m/{match_id}/group")

@@ -92,11 +92,11 @@ def test_a_name_cannot_contain_the_record_separators(name: str) -> None:
     assert name_problems(["Ann", name]) == [None, FORBIDDEN]
 
 
-@pytest.mark.parametrize("name", ["start", "Players", "HAND"])
+@pytest.mark.parametrize("name", ["start", "Players", "HAND", "Rename"])
 def test_a_name_cannot_be_a_header_word(name: str) -> None:
     assert name_problems([name]) == [
         f"A player can't be called '{name}': it is a header word "
-        "(players, dealer, rules, start, hand)."
+        "(players, dealer, rules, start, hand, rename)."
     ]
 
 

@@ -1,0 +1,110 @@
+"""A table record read for import: the match's header and log, or why not.
+
+The engine replays the record; the app adds its own rule (names that look alike) and
+its limit on a match's lines, counted before the engine replays anything (replaying
+takes time and memory for each line).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import format_number
+from flask_babel import gettext as _
+
+from companion.lookalikes import LookAlikeNames, check_look_alikes
+from engine import (
+    ActionLine,
+    DealerLine,
+    Game,
+    HouseRules,
+    Out,
+    RecordError,
+    RulesLine,
+    StartLine,
+    Wins,
+    replay,
+)
+from engine.notation import strip_comment
+
+HEADER_LINES = 3  # players, dealer, rules: a record's lines that are not the match's log
+
+
+class ImportRefused(ValueError):
+    """A record that can't become a match: names the line and the rule, or says it is
+    longer than a match may be."""
+
+    def __init__(self, error: RecordError | str) -> None:
+        if isinstance(error, RecordError):
+            error = _(
+                "Line %(line)s [%(rule)s]: %(reason)s",
+                line=error.line,
+                rule=error.rule,
+                reason=error.error.message,
+            )
+        super().__init__(error)
+
+
+def too_long(lines: int, max_lines: int) -> ImportRefused:
+    return ImportRefused(
+        _(
+            "This record has %(lines)s lines; a match holds at most %(most)s (besides its "
+            "players, dealer and rules lines): import a shorter record, or ask whoever runs "
+            "this server to raise the limit (%(setting)s).",
+            lines=format_number(lines),
+            most=format_number(max_lines),
+            setting="COMPANION_MAX_MATCH_LINES",
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A record as a match: its game, its header (dealer and rules) and its log."""
+
+    game: Game
+    dealer: str
+    rules: HouseRules
+    lines: list[str]
+    results_only: bool  # quick-score lines and no start card: keep entering results
+
+
+def read_record(text: str, max_lines: int) -> Imported:
+    """The record as a match, or ImportRefused naming the first line refused (by the
+    engine or the app), or saying it has more than `max_lines` lines."""
+    lines_in_record = sum(1 for raw in text.splitlines() if strip_comment(raw))
+    if lines_in_record > max_lines + HEADER_LINES:
+        raise too_long(lines_in_record, max_lines)
+    result = replay(text)
+    if result.error is not None:
+        raise ImportRefused(result.error)
+    game = result.game
+    assert game is not None
+    try:  # the app's rule on top of the engine's: names that look alike
+        check_look_alikes(game.seating)
+        check_look_alikes(game.players)
+    except LookAlikeNames as error:
+        raise ImportRefused(RecordError(_seating_line(text), error)) from None
+    lines = list(game.lines)
+    lines.pop(0)  # the players: the match's own column
+    dealer, rules = game.seating[-1], HouseRules()
+    # Leading dealer/rules lines become the match's header; the rest is the log.
+    while lines and isinstance(lines[0], DealerLine | RulesLine):
+        head = lines.pop(0)
+        if isinstance(head, DealerLine):
+            dealer = head.name
+        else:
+            assert isinstance(head, RulesLine)
+            rules = head.rules
+    results_only = not any(isinstance(line, StartLine) for line in lines) and any(
+        isinstance(line, ActionLine) and isinstance(line.action, Wins | Out) for line in lines
+    )
+    if len(lines) > max_lines:
+        raise too_long(lines_in_record, max_lines)
+    return Imported(game, dealer, rules, [str(line) for line in lines], results_only)
+
+
+def _seating_line(text: str) -> int:
+    """The number of a replayed record's first line: the one that seats the players."""
+    lines = enumerate(text.removeprefix("\ufeff").splitlines(), start=1)
+    return next((number for number, raw in lines if strip_comment(raw)), 1)
