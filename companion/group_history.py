@@ -6,8 +6,8 @@ and adding up 500 matches on each request made the page grow with the group. Her
 process keeps, per group, the last `History` it built, keyed by what names it exactly:
 
 - each of the group's matches' version and last line id (one narrow SQL query a
-  request): a line recorded or undone, a rename (it gives the last line a new id) or a
-  match moved in changes it, in whichever process it happened, because line ids are
+  request): a line recorded or undone (a rename is a line too) or a match moved in
+  changes it, in whichever process it happened, because line ids are
   never reused (companion/games.py relies on the same);
 - the roster's ids and names, which the request reads anyway (a player renamed).
 

@@ -39,7 +39,7 @@ def _page(group_id: str, error: str | None = None, status: int = 200) -> tuple[s
         # A match in progress says its hand, whose turn and who leads (the engine's
         # line, as Home says it); every match when it was last played.
         summaries=current_store().summaries([p.match for p in page.playing]),
-        played=played_ago(listed),
+        last_played=played_ago(listed),
         error=error,
         name_length=TYPED_NAME_LENGTH,
         wins=charts.win_shares([(name, f.matches_won) for name, f in figures]),

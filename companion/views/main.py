@@ -50,7 +50,7 @@ def home() -> str:
         forgotten_next=forgotten_next(access.this_phone(), matches),
         remembered=access.REMEMBERED,
         summaries=store.summaries(matches),
-        played=played_ago(matches),
+        last_played=played_ago(matches),
         groups=_groups(),
     )
 

@@ -173,8 +173,10 @@ def test_the_group_page_lists_winners_and_a_leaderboard(
     assert isinstance(playing, str), playing.text
     ((_href, in_progress),) = crew.match_links(group, "playing")
     assert "Waiting for the start card; Ann plays first." in in_progress
-    assert "Last play" in in_progress
+    assert re.search(r"Last play \d+ seconds? ago", in_progress), in_progress
     finished = crew.match_links(group, "finished")
+    # Regression: the list's loop variable hid the times ("Last play" and nothing).
+    assert all(re.search(r"Last play \d+ seconds? ago", text) for _, text in finished)
     assert [text.split(" Won by ")[1].split(" · ")[0] for _, text in finished] == [
         "Bob",
         "Ann",
