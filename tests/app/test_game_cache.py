@@ -44,6 +44,7 @@ class Log:
         return Match(
             id=self.id,
             players=self.players,
+            names=self.players,
             dealer="Cy",
             rules="official",
             mode="referee",
