@@ -190,6 +190,16 @@ class Lab:
                 .limit(1)
             ).scalar()
 
+    def worker_arguments(self, token: str) -> list[str]:
+        """The worker's command line after its module name. The token comes after "--":
+        one in 64 starts with a dash, which would read as an option."""
+        return [
+            *("--jobs", str(self.jobs)),
+            # Five heartbeats in the time a run may go without one before it is stopped.
+            *("--beat", str(self.stale.total_seconds() / 5)),
+            *("--", token),
+        ]
+
     def _spawn(self, token: str) -> int:
         """The worker, in a process and session of its own (a web worker restarted by
         gunicorn does not take it along); a thread reaps it when it ends."""
@@ -197,12 +207,7 @@ class Lab:
         env[DATABASE_VARIABLE] = self.engine.url.render_as_string(hide_password=False)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         process = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "companion.lab_worker", token),
-                *("--jobs", str(self.jobs)),
-                # Five heartbeats in the time a run may go without one before it is stopped.
-                *("--beat", str(self.stale.total_seconds() / 5)),
-            ],
+            [sys.executable, "-m", "companion.lab_worker", *self.worker_arguments(token)],
             env=env,
             cwd=ROOT,
             stdin=subprocess.DEVNULL,

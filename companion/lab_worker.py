@@ -35,12 +35,16 @@ NICENESS = 10  # below the web workers
 BEAT = 5.0  # seconds between two heartbeats, unless the app says (--beat)
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m companion.lab_worker")
     parser.add_argument("token")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--beat", type=float, default=BEAT, help="seconds between heartbeats")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
     url = os.environ.get(DATABASE_VARIABLE)
     if not url:
         print(f"{DATABASE_VARIABLE} is not set: which database?", file=sys.stderr)

@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask_migrate import downgrade, upgrade
 
+from companion import lab_worker
 from companion.extensions import db
 from companion.lab import Lab, LabRun
 from tests.app.helpers import Page, Tabletop
@@ -253,6 +254,14 @@ def test_a_run_whose_worker_is_gone_is_shown_stopped_and_starts_again(phone_with
     new = phone.token(again)
     phone.started.append(new)
     assert new != token and phone.run(new).settings == phone.run(token).settings
+
+
+def test_a_token_that_starts_with_a_dash_reaches_the_worker(phone: LabPhone) -> None:
+    """One token in 64 starts with "-": put on the worker's command line as is, it read as
+    an option, the worker stopped at once ("the following arguments are required") and
+    the run was shown stopped."""
+    token = "-" + "A" * 15
+    assert lab_worker.parse(phone.lab.worker_arguments(token)).token == token
 
 
 def test_a_run_whose_chunk_outlasts_the_stale_time_is_not_shown_stopped(phone_with: Any) -> None:
