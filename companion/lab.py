@@ -28,10 +28,11 @@ from typing import Any
 
 from flask import current_app
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 
-from companion.models import LAB_RUNS, new_token, now
+from companion import lab_statements
+from companion.models import new_token, now
 from engine import HouseRules
 from engine.lab import Comparison, command_line
 from engine.policies import explain as explain_policy
@@ -142,7 +143,7 @@ class Lab:
             return Busy(self._running_token() or "")
         pid = self._spawn(token)
         with self.engine.begin() as conn:
-            conn.execute(update(LAB_RUNS).where(LAB_RUNS.c.token == token).values(worker_pid=pid))
+            lab_statements.set_worker(conn, token, pid)
         run = self.run(token)
         assert run is not None
         return Started(run)
@@ -151,31 +152,27 @@ class Lab:
         """Insert the run in `slot`; False when a live run holds it. One statement each:
         the unique slot decides between two starts at once, on any database."""
         with self.engine.begin() as conn:
-            # A holder without a heartbeat for too long is gone: its slot is free.
-            conn.execute(
-                update(LAB_RUNS)
-                .where(LAB_RUNS.c.slot == slot, LAB_RUNS.c.heartbeat_at < now() - self.stale)
-                .values(slot=None)
-            )
+            lab_statements.free_stale_slot(conn, slot, now() - self.stale)
         moment = now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(
-                    LAB_RUNS.insert().values(
-                        token=token,
-                        rules_a=str(settings.a),
-                        rules_b=str(settings.b),
-                        players=settings.players,
-                        policy=settings.policy,
-                        hands=settings.hands,
-                        seed=seed,
-                        status="running",
-                        slot=slot,
-                        done=0,
-                        total=2 * settings.hands,
-                        created_at=moment,
-                        heartbeat_at=moment,  # the worker has 30 s to start
-                    )
+                lab_statements.insert_run(
+                    conn,
+                    {
+                        "token": token,
+                        "rules_a": str(settings.a),
+                        "rules_b": str(settings.b),
+                        "players": settings.players,
+                        "policy": settings.policy,
+                        "hands": settings.hands,
+                        "seed": seed,
+                        "status": "running",
+                        "slot": slot,
+                        "done": 0,
+                        "total": 2 * settings.hands,
+                        "created_at": moment,
+                        "heartbeat_at": moment,  # the worker has 30 s to start
+                    },
                 )
         except IntegrityError:
             return False
@@ -183,12 +180,7 @@ class Lab:
 
     def _running_token(self) -> str | None:
         with self.engine.connect() as conn:
-            return conn.execute(
-                select(LAB_RUNS.c.token)
-                .where(LAB_RUNS.c.slot.is_not(None))
-                .order_by(LAB_RUNS.c.created_at)
-                .limit(1)
-            ).scalar()
+            return lab_statements.oldest_running(conn)
 
     def worker_arguments(self, token: str) -> list[str]:
         """The worker's command line after its module name. The token comes after "--":
@@ -221,7 +213,7 @@ class Lab:
 
     def run(self, token: str) -> LabRun | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(LAB_RUNS).where(LAB_RUNS.c.token == token)).first()
+            row = lab_statements.run(conn, token)
         if row is None:
             return None
         stopped = row.status == "running" and row.heartbeat_at < now() - self.stale
@@ -249,12 +241,7 @@ class Lab:
     def running(self) -> int:
         """Runs going now (a slot held by a live worker)."""
         with self.engine.connect() as conn:
-            count = conn.execute(
-                select(func.count())
-                .select_from(LAB_RUNS)
-                .where(LAB_RUNS.c.slot.is_not(None), LAB_RUNS.c.heartbeat_at >= now() - self.stale)
-            ).scalar()
-        return int(count or 0)
+            return lab_statements.running(conn, self.stale, now())
 
 
 def _setting(config: dict[str, Any], key: str, least: int) -> int:

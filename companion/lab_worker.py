@@ -23,10 +23,11 @@ import traceback
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, create_engine, select, update
+from sqlalchemy import Engine, create_engine
 
+from companion import lab_statements
 from companion.lab import DATABASE_VARIABLE
-from companion.models import LAB_RUNS, now
+from companion.models import now
 from engine import HouseRules
 from engine.lab import compare
 
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 @contextlib.contextmanager
-def beating(engine: Engine, this_run: ColumnElement[bool], every: float) -> Iterator[None]:
+def beating(engine: Engine, token: str, every: float) -> Iterator[None]:
     """Write the run's heartbeat every `every` seconds while the block runs, whatever the
     block is doing (a thread: the hands are played in this process or in others)."""
     stop = threading.Event()
@@ -71,7 +72,7 @@ def beating(engine: Engine, this_run: ColumnElement[bool], every: float) -> Iter
         while not stop.wait(every):
             try:
                 with engine.begin() as conn:
-                    conn.execute(update(LAB_RUNS).where(this_run).values(heartbeat_at=now()))
+                    lab_statements.write(conn, token, heartbeat_at=now())
             except Exception:  # a busy database: the next beat tries again
                 traceback.print_exc()
 
@@ -86,15 +87,12 @@ def beating(engine: Engine, this_run: ColumnElement[bool], every: float) -> Iter
 
 def play(engine: Engine, token: str, jobs: int, beat: float = BEAT) -> int:
     with engine.connect() as conn:
-        row = conn.execute(select(LAB_RUNS).where(LAB_RUNS.c.token == token)).first()
+        row = lab_statements.run(conn, token)
     if row is None or row.status != "running":
         print(f"lab run {token[:6]}...: nothing to run", file=sys.stderr)
         return 1
-    this_run = (LAB_RUNS.c.token == token) & (LAB_RUNS.c.status == "running")
     with engine.begin() as conn:
-        conn.execute(
-            update(LAB_RUNS).where(this_run).values(worker_pid=os.getpid(), heartbeat_at=now())
-        )
+        lab_statements.write(conn, token, worker_pid=os.getpid(), heartbeat_at=now())
     last = 0.0
 
     def progress(done: int, total: int) -> None:
@@ -104,10 +102,10 @@ def play(engine: Engine, token: str, jobs: int, beat: float = BEAT) -> int:
             return
         last = moment
         with engine.begin() as conn:
-            conn.execute(update(LAB_RUNS).where(this_run).values(done=done, heartbeat_at=now()))
+            lab_statements.write(conn, token, done=done, heartbeat_at=now())
 
     try:
-        with beating(engine, this_run, beat):
+        with beating(engine, token, beat):
             comparison = compare(
                 HouseRules.parse(row.rules_a),
                 HouseRules.parse(row.rules_b),
@@ -121,24 +119,20 @@ def play(engine: Engine, token: str, jobs: int, beat: float = BEAT) -> int:
     except Exception as error:  # any: the row must say the run ended
         traceback.print_exc()
         with engine.begin() as conn:
-            conn.execute(
-                update(LAB_RUNS)
-                .where(this_run)
-                .values(status="failed", slot=None, finished_at=now(), error=str(error)[:500])
+            lab_statements.write(
+                conn, token, status="failed", slot=None, finished_at=now(), error=str(error)[:500]
             )
         return 1
     with engine.begin() as conn:
-        conn.execute(
-            update(LAB_RUNS)
-            .where(this_run)
-            .values(
-                status="done",
-                slot=None,
-                done=row.total,
-                heartbeat_at=now(),
-                finished_at=now(),
-                result=json.dumps(comparison.to_json()),
-            )
+        lab_statements.write(
+            conn,
+            token,
+            status="done",
+            slot=None,
+            done=row.total,
+            heartbeat_at=now(),
+            finished_at=now(),
+            result=json.dumps(comparison.to_json()),
         )
     return 0
 
