@@ -16,12 +16,12 @@ anything: a request for one match never waits on another match, nor on the netwo
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from companion.bounded import Bounded
 from companion.matches import RECENT, Match, Table
 from engine import EngineError, Game, Line, Step
 
@@ -129,21 +129,18 @@ class GameCache:
 
     def __init__(self, max_lines: int = MAX_LINES) -> None:
         self.max_lines = max_lines
-        self._games: OrderedDict[str, _Game] = OrderedDict()
-        self._lock = threading.Lock()  # guards the dictionary only, never a game
+        # Its lock guards the dictionary only, never a game.
+        self._games: Bounded[str, _Game] = Bounded(max_lines, weight=lambda game: game.size)
 
     def __len__(self) -> int:
         return len(self._games)
 
     def lines(self) -> int:
         """Lines held, over all games (each game's header counts as one)."""
-        with self._lock:
-            held = list(self._games.values())
-        return sum(g.size for g in held)
+        return sum(g.size for g in self._games.values())
 
     def clear(self) -> None:
-        with self._lock:
-            self._games.clear()
+        self._games.clear()
 
     # ------------------------------------------------------------ reading
 
@@ -181,8 +178,7 @@ class GameCache:
     ) -> Step | None:
         """The line judged on this process's game of the match, if it has one at exactly
         that point of the log (no read); None if not. Raises the engine's refusal."""
-        with self._lock:
-            held = self._games.get(match_id)
+        held = self._games.peek(match_id)
         if held is None:
             return None
         with held.lock:
@@ -240,16 +236,10 @@ class GameCache:
     # ------------------------------------------------------------ the games
 
     def _get(self, match_id: str) -> _Game | None:
-        with self._lock:
-            return self._games.get(match_id)
+        return self._games.peek(match_id)
 
     def _entry(self, match_id: str) -> _Game:
-        with self._lock:
-            held = self._games.get(match_id)
-            if held is None:
-                held = self._games[match_id] = _Game()
-            self._games.move_to_end(match_id)
-            return held
+        return self._games.setdefault(match_id, _Game)
 
     @contextmanager
     def _holding(self, match: Match, read_lines: ReadLines) -> Iterator[_Game]:
@@ -273,19 +263,11 @@ class GameCache:
                 if point == (held.game is not None, held.version, held.last_line_id):
                     held.take(match, first, rows)
                     if held.game is not None:  # else its last line was gone: from line 1
-                        self._bound()
+                        self._games.bound()  # by lines: the game grew
                         yield held
                         return
                 # else another request moved it meanwhile: look again
         raise RuntimeError(f"match {match.id}: its game kept moving while it was read")
-
-    def _bound(self) -> None:
-        """Drop the least recently used games beyond `max_lines` (keep the newest)."""
-        with self._lock:
-            total = sum(g.size for g in self._games.values())
-            while len(self._games) > 1 and total > self.max_lines:
-                _, dropped = self._games.popitem(last=False)
-                total -= dropped.size
 
     @staticmethod
     def _table(match: Match, held: _Game) -> Table:

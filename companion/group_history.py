@@ -21,12 +21,11 @@ computed once per change too.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
+from companion.bounded import Bounded
 from companion.matches import Match
 from engine.stats import MatchStats, Stats
 
@@ -52,8 +51,7 @@ class History:
     seats: Mapping[str, Seats]
     kept: Mapping[str, MatchStats]  # a match whose log no longer replays has none
     stats: Stats  # every kept match added up, oldest first
-    _derived: dict[Hashable, object] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _derived: Bounded[Hashable, object] = field(default_factory=lambda: Bounded(MAX_DERIVED))
 
     def is_of(self, points: Mapping[str, Point], roster: tuple[tuple[int, str], ...]) -> bool:
         """Is this the history of the group at these points, with this roster?"""
@@ -61,15 +59,13 @@ class History:
 
     def derived(self, what: Hashable, make: Callable[[], T]) -> T:
         """`make()` computed once for this history (a page's lists, a player's figures)."""
-        with self._lock:
-            if what in self._derived:
-                return cast(T, self._derived[what])
+        found = self._derived.get(what)
+        if found is not None:
+            return cast(T, found)
         made = make()  # outside the lock: two requests may both make it, never wait
-        with self._lock:
-            kept = self._derived.setdefault(what, made)
-            while len(self._derived) > MAX_DERIVED:  # the oldest first (dicts keep order)
-                del self._derived[next(iter(self._derived))]
-            return cast(T, kept)
+        kept = self._derived.setdefault(what, lambda: made)
+        self._derived.bound()  # the least recently used first
+        return cast(T, kept)
 
 
 class GroupHistories:
@@ -77,27 +73,17 @@ class GroupHistories:
 
     def __init__(self, max_groups: int = MAX_GROUPS) -> None:
         self.max_groups = max_groups
-        self._kept: OrderedDict[str, History] = OrderedDict()
-        self._lock = threading.Lock()  # guards the dictionary only
+        self._kept: Bounded[str, History] = Bounded(max_groups)
 
     def __len__(self) -> int:
         return len(self._kept)
 
     def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
+        self._kept.clear()
 
     def get(self, group_id: str) -> History | None:
         """The group's last history, whatever its key (the caller checks it)."""
-        with self._lock:
-            found = self._kept.get(group_id)
-            if found is not None:
-                self._kept.move_to_end(group_id)
-            return found
+        return self._kept.get(group_id)
 
     def keep(self, group_id: str, history: History) -> None:
-        with self._lock:
-            self._kept[group_id] = history
-            self._kept.move_to_end(group_id)
-            while len(self._kept) > self.max_groups:
-                self._kept.popitem(last=False)
+        self._kept.put(group_id, history)

@@ -10,12 +10,11 @@ on its next use. Least recently used dropped first beyond `max_matches`.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 
 from flask import current_app
 
+from companion.bounded import Bounded
 from companion.matches import Match
 from companion.store import Store
 from engine import EngineError
@@ -32,15 +31,13 @@ class MatchStatsCache:
     def __init__(self, store: Store, max_matches: int = MAX_MATCHES) -> None:
         self.store = store
         self.max_matches = max_matches
-        self._kept: OrderedDict[str, tuple[_Key, MatchStats]] = OrderedDict()
-        self._lock = threading.Lock()  # guards the dictionary only
+        self._kept: Bounded[str, tuple[_Key, MatchStats]] = Bounded(max_matches)
 
     def __len__(self) -> int:
         return len(self._kept)
 
     def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
+        self._kept.clear()
 
     def get(self, match: Match, names: Mapping[str, str] | None = None) -> MatchStats | None:
         """The match's statistics as its row names it, its players called by `names`
@@ -55,11 +52,9 @@ class MatchStatsCache:
         id): the row's, unless a line was written or undone while the game was read."""
         mapped = tuple(sorted((names or {}).items()))
         key: _Key = (match.version, match.last_line_id, *_header(match), mapped)
-        with self._lock:
-            found = self._kept.get(match.id)
-            if found is not None and found[0] == key:
-                self._kept.move_to_end(match.id)
-                return (key[0], key[1]), found[1]
+        found = self._kept.get(match.id)
+        if found is not None and found[0] == key:
+            return (key[0], key[1]), found[1]
         try:
             table, stats = self.store.read_game(
                 match, lambda game: match_stats(game, key=match.id, names=dict(mapped))
@@ -69,11 +64,7 @@ class MatchStatsCache:
         # The game read may be a step away from the row (a line written meanwhile):
         # keep it under the version it really is.
         read: _Key = (table.match.version, table.match.last_line_id, *_header(match), mapped)
-        with self._lock:
-            self._kept[match.id] = (read, stats)
-            self._kept.move_to_end(match.id)
-            while len(self._kept) > self.max_matches:
-                self._kept.popitem(last=False)
+        self._kept.put(match.id, (read, stats))
         return (read[0], read[1]), stats
 
 
