@@ -11,9 +11,11 @@ would be. The session keeps them as a list, [match id, role, token] oldest
 first: a JSON object's keys come back sorted, which would lose the order.
 
 Groups (companion/groups.py) have links of their own, kept the same way in a list of
-their own (GROUPS_KEY, at most REMEMBERED_GROUPS). A group's matches are opened through
-the group: its editors become editors of the match, its viewers viewers (grant), so
-the match's own links and checks stay as they are.
+their own (GROUPS_KEY, at most REMEMBERED_GROUPS). One path for both: each shared thing
+says its `Kind` (`Match.shared_as`, `Group.shared_as`), and `Phone.role`,
+`Phone.require` and `grant` take either. A group's matches are opened through the
+group: its editors become editors of the match, its viewers viewers (grant), so the
+match's own links and checks stay as they are.
 """
 
 from __future__ import annotations
@@ -21,13 +23,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from enum import Enum
+from typing import Any, ClassVar, Literal, Protocol
 
 from flask import render_template, request, session
 from flask_babel import gettext as _
 from werkzeug.exceptions import Forbidden
-
-from companion.matches import Match
 
 Role = Literal["editor", "viewer"]
 SESSION_KEY = "matches"
@@ -40,8 +41,23 @@ REMEMBERED_GROUPS = 8  # groups a phone remembers, beside its matches (the same 
 PHONE_KEY = "phone"
 
 
+class Kind(Enum):
+    """What is shared by link: each kind kept in a list of its own in the session (its
+    value is the session's key)."""
+
+    MATCH = SESSION_KEY
+    GROUP = GROUPS_KEY
+
+    @property
+    def remembered(self) -> int:
+        """How many of this kind a phone remembers."""
+        return REMEMBERED if self is Kind.MATCH else REMEMBERED_GROUPS
+
+
 class Shared(Protocol):
-    """Something with share links: a match, a group."""
+    """Something with share links: a match, a group (each says its kind)."""
+
+    shared_as: ClassVar[Kind]
 
     @property
     def id(self) -> str: ...
@@ -59,33 +75,56 @@ class NotAllowed(Forbidden):
 
 @dataclass(frozen=True)
 class Phone:
-    """What this phone may do: its role in each match and the link token it came with."""
+    """What this phone may do: its role in each match and group, and the link token it
+    came with."""
 
-    roles: Mapping[str, Any]
+    roles: Mapping[str, Any]  # the matches
     groups: Mapping[str, Any] = field(default_factory=dict)  # the same, for groups
     id: str | None = None  # PHONE_KEY: None until it records or gets a role
+
+    def held(self, kind: Kind) -> Mapping[str, Any]:
+        """{id: [role, token]} of the matches or the groups, the least recently used
+        first."""
+        return self.roles if kind is Kind.MATCH else self.groups
 
     def token(self, match_id: str, kind: Role) -> str | None:
         """The `kind` token this phone holds for the match, if any: not checked against
         the match (a write checks it in its own statement, see statements.add_line)."""
         return _token(self.roles, match_id, kind)
 
-    def role(self, match: Match) -> Role | None:
-        return _role(self.roles, match)
+    def role(self, shared: Shared) -> Role | None:
+        """Its role in the match or group, if the tokens it holds still open it."""
+        held = self.held(shared.shared_as)
+        if _token(held, shared.id, "editor") == shared.editor_token:
+            return "editor"
+        if _token(held, shared.id, "viewer") == shared.viewer_token:
+            return "viewer"
+        return None
 
-    def group_role(self, group: Shared) -> Role | None:
-        return _role(self.groups, group)
-
-    def group_ids(self) -> list[str]:
-        return list(self.groups)
-
-    def require_group(self, group: Shared, kind: Role) -> Role:
-        """The phone's role in the group, if it is at least `kind`; else a 403."""
-        have = self.group_role(group)
-        if have == "editor" or (have == "viewer" and kind == "viewer"):
+    def require(self, shared: Shared, need: Role) -> Role:
+        """The phone's role, if it is at least `need`; else a 403 that says what to do."""
+        have = self.role(shared)
+        if have == "editor" or (have == "viewer" and need == "viewer"):
             return have
+        raise _refusal(shared.shared_as, have)
+
+    def ids(self, kind: Kind) -> list[str]:
+        """The matches (or groups) it remembers, the least recently used first."""
+        return list(self.held(kind))
+
+    def match_ids(self) -> list[str]:
+        return self.ids(Kind.MATCH)
+
+    def is_full(self) -> bool:
+        """Would one more match make it forget one?"""
+        return len(self.roles) >= REMEMBERED
+
+
+def _refusal(kind: Kind, have: Role | None) -> NotAllowed:
+    """The 403 for a phone that can only look (`have` viewer) or has no link at all."""
+    if kind is Kind.GROUP:
         if have == "viewer":
-            raise NotAllowed(
+            return NotAllowed(
                 _("This phone can only look"),
                 _(
                     "It opened the viewer link of this group, so it can't change the players "
@@ -93,7 +132,7 @@ class Phone:
                     "editor link."
                 ),
             )
-        raise NotAllowed(
+        return NotAllowed(
             _("You need this group's link"),
             _(
                 "Groups are open to the phones that created them or opened one of their "
@@ -101,37 +140,23 @@ class Phone:
                 "access before, the links may have been renewed."
             ),
         )
-
-    def require(self, match: Match, kind: Role) -> Role:
-        """The phone's role, if it is at least `kind`; else a 403 that says what to do."""
-        have = self.role(match)
-        if have == "editor" or (have == "viewer" and kind == "viewer"):
-            return have
-        if have == "viewer":
-            raise NotAllowed(
-                _("This phone can only watch"),
-                _(
-                    "It opened the viewer link of this match, so it can't record plays, undo "
-                    "or score. Nothing was recorded. To record, open the editor link (ask a "
-                    "player who has it: it is in the Share panel)."
-                ),
-            )
-        raise NotAllowed(
-            _("You need this match's link"),
+    if have == "viewer":
+        return NotAllowed(
+            _("This phone can only watch"),
             _(
-                "Matches are open to the phones that created them or opened one of their "
-                "share links. Ask someone at the table for the link or QR code (Share panel). "
-                "If you had access before, the links may have been renewed."
+                "It opened the viewer link of this match, so it can't record plays, undo "
+                "or score. Nothing was recorded. To record, open the editor link (ask a "
+                "player who has it: it is in the Share panel)."
             ),
         )
-
-    def match_ids(self) -> list[str]:
-        """The matches it remembers, the least recently used first."""
-        return list(self.roles)
-
-    def is_full(self) -> bool:
-        """Would one more match make it forget one?"""
-        return len(self.roles) >= REMEMBERED
+    return NotAllowed(
+        _("You need this match's link"),
+        _(
+            "Matches are open to the phones that created them or opened one of their "
+            "share links. Ask someone at the table for the link or QR code (Share panel). "
+            "If you had access before, the links may have been renewed."
+        ),
+    )
 
 
 def _token(roles: Mapping[str, Any], key: str, kind: Role) -> str | None:
@@ -142,18 +167,10 @@ def _token(roles: Mapping[str, Any], key: str, kind: Role) -> str | None:
     return None
 
 
-def _role(roles: Mapping[str, Any], shared: Shared) -> Role | None:
-    if _token(roles, shared.id, "editor") == shared.editor_token:
-        return "editor"
-    if _token(roles, shared.id, "viewer") == shared.viewer_token:
-        return "viewer"
-    return None
-
-
-def _roles(key: str = SESSION_KEY) -> dict[str, Any]:
+def _roles(kind: Kind = Kind.MATCH) -> dict[str, Any]:
     """The session's matches (or groups): {id: [role, token]} in the order of use,
     oldest first."""
-    stored = session.get(key)
+    stored = session.get(kind.value)
     if isinstance(stored, dict):  # a cookie from before the order was kept
         return dict(stored)
     if not isinstance(stored, list):
@@ -165,15 +182,15 @@ def _roles(key: str = SESSION_KEY) -> dict[str, Any]:
     }
 
 
-def _store(roles: dict[str, Any], key: str = SESSION_KEY) -> None:
-    session[key] = [[match_id, *entry] for match_id, entry in roles.items()]
+def _store(roles: dict[str, Any], kind: Kind = Kind.MATCH) -> None:
+    session[kind.value] = [[shared_id, *entry] for shared_id, entry in roles.items()]
     session.permanent = True
 
 
 def this_phone() -> Phone:
     """The phone making this request, from its signed session cookie."""
     phone_id = session.get(PHONE_KEY)
-    return Phone(_roles(), _roles(GROUPS_KEY), phone_id if isinstance(phone_id, str) else None)
+    return Phone(_roles(), _roles(Kind.GROUP), phone_id if isinstance(phone_id, str) else None)
 
 
 def writing_phone() -> Phone:
@@ -186,22 +203,17 @@ def writing_phone() -> Phone:
     return this_phone()
 
 
-def grant(match: Shared, kind: Role, key: str = SESSION_KEY) -> None:
-    """Remember the role for the match (or, with GROUPS_KEY, the group), as its most
-    recently used one."""
-    roles = {k: v for k, v in _roles(key).items() if k != match.id}
-    token = match.editor_token if kind == "editor" else match.viewer_token
-    roles[match.id] = [kind, token]
+def grant(shared: Shared, role: Role) -> None:
+    """Remember the role for the match or group, as its most recently used one."""
+    kind = shared.shared_as
+    roles = {k: v for k, v in _roles(kind).items() if k != shared.id}
+    token = shared.editor_token if role == "editor" else shared.viewer_token
+    roles[shared.id] = [role, token]
     if not isinstance(session.get(PHONE_KEY), str):
         session[PHONE_KEY] = secrets.token_urlsafe(6)
-    most = REMEMBERED_GROUPS if key == GROUPS_KEY else REMEMBERED
-    while len(roles) > most:
+    while len(roles) > kind.remembered:
         roles.pop(next(iter(roles)))
-    _store(roles, key)
-
-
-def grant_group(group: Shared, kind: Role) -> None:
-    grant(group, kind, GROUPS_KEY)
+    _store(roles, kind)
 
 
 def opened(match_id: str) -> None:
@@ -213,13 +225,13 @@ def opened(match_id: str) -> None:
         _store(roles)
 
 
-def keep_only(match_ids: Collection[str], key: str = SESSION_KEY) -> None:
-    """Forget the matches (or groups) not in `match_ids` (gone, or their links renewed:
-    the tokens held can never open them again), keeping the order of the rest."""
-    roles = _roles(key)
-    kept = {k: v for k, v in roles.items() if k in match_ids}
+def keep_only(ids: Collection[str], kind: Kind = Kind.MATCH) -> None:
+    """Forget the matches (or groups) not in `ids` (gone, or their links renewed: the
+    tokens held can never open them again), keeping the order of the rest."""
+    roles = _roles(kind)
+    kept = {k: v for k, v in roles.items() if k in ids}
     if len(kept) != len(roles):
-        _store(kept, key)
+        _store(kept, kind)
 
 
 def renew() -> None:
@@ -241,13 +253,13 @@ __all__ = [
     "GROUPS_KEY",
     "REMEMBERED",
     "REMEMBERED_GROUPS",
+    "Kind",
     "NotAllowed",
     "Phone",
     "Role",
     "Shared",
     "forbidden_page",
     "grant",
-    "grant_group",
     "keep_only",
     "opened",
     "renew",

@@ -9,9 +9,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
-from companion.access import Role
+from companion.access import Kind, Role
 from companion.group_history import History, Seats
 from companion.matches import Match
 from engine import name_key
@@ -21,6 +21,9 @@ from engine.stats import Figures, HeadToHead, MatchStats, Stats
 
 @dataclass(frozen=True, slots=True)
 class Group:
+    """A group's row: its name and its links."""
+
+    shared_as: ClassVar[Kind] = Kind.GROUP  # its links (companion/access.py)
     id: str
     name: str
     created_at: datetime

@@ -28,8 +28,8 @@ from flask_babel import gettext as _
 from sqlalchemy import Connection
 from werkzeug.exceptions import NotFound
 
-from companion import group_statements, statements
-from companion.access import Phone, Role
+from companion import group_statements
+from companion.access import Kind, Phone, Role
 from companion.audit import audit
 from companion.group_export import (
     CSV_TYPE,
@@ -95,21 +95,23 @@ class Groups:
                 group = group_statements.group(connection, group_id)
         if group is None:
             raise NotFound()
-        phone.require_group(group, need)
+        phone.require(group, need)
         return group
+
+    shared = group  # what companion/views/share.py asks of anything shared by link
 
     def groups(self, phone: Phone, need: Role = "viewer") -> list[Group]:
         """The groups this phone may `need`, by name."""
         with self.store.direct.connect() as connection:
-            found = group_statements.groups(connection, phone.group_ids())
-        allowed = [g for g in found if phone.group_role(g) in ("editor", need)]
+            found = group_statements.groups(connection, phone.ids(Kind.GROUP))
+        allowed = [g for g in found if phone.role(g) in ("editor", need)]
         return sorted(allowed, key=lambda g: name_key(g.name))
 
     def page(self, group_id: str, phone: Phone, shown: int | None = SHOWN_MATCHES) -> GroupPage:
         """The group page: its leaderboard and statistics over every match, and the
         newest `shown` matches in progress and finished (None: all of them)."""
         group = self.group(group_id, phone)
-        role = phone.group_role(group)
+        role = phone.role(group)
         assert role is not None
         roster, history = self._history(group)
         playing, finished = history.derived("lists", lambda: lists(history))
@@ -130,7 +132,7 @@ class Groups:
     def player(self, group_id: str, phone: Phone, player_id: int) -> PlayerPage:
         """A roster player's page: their figures, matches and head-to-heads."""
         group = self.group(group_id, phone)
-        role = phone.group_role(group)
+        role = phone.role(group)
         assert role is not None
         roster, history = self._history(group)
         found = [m for m in roster if m.id == player_id]
@@ -233,9 +235,8 @@ class Groups:
         either, and every phone that opened a match through the group, loses access."""
         group = self.group(group_id, phone, "editor")
         renewed = Group(group.id, group.name, group.created_at, new_token(), new_token())
-        with self.store.engine.begin() as connection:
-            for match_id in group_statements.new_links(connection, renewed):
-                statements.new_links(connection, match_id, new_token(), new_token())
+        # The group's tokens and its matches' (the match store's), in one transaction.
+        self.store.renew_links_with(lambda conn: group_statements.new_links(conn, renewed))
         audit("group-renewed-links", group.id, "editor")
         return renewed
 

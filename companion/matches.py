@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
+from companion.access import Kind
 from engine import Game, HouseRules, Legal, State, Step
 
 
@@ -14,6 +15,7 @@ from engine import Game, HouseRules, Legal, State, Step
 class Match:
     """A match's row, as one read gave it: its header, where its log is, its links."""
 
+    shared_as: ClassVar[Kind] = Kind.MATCH  # its links (companion/access.py)
     id: str
     players: str  # "Ann, Bob, Cy", in seating order: the record's header
     names: str  # the same players as called now (a rename line changes them)

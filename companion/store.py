@@ -19,11 +19,11 @@ from typing import Any, TypedDict
 
 from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from werkzeug.exceptions import NotFound
 
 from companion import statements
-from companion.access import Phone, Role
+from companion.access import Kind, Phone, Role
 from companion.audit import audit
 from companion.games import GameCache, Logged, T
 from companion.imports import read_record
@@ -108,6 +108,8 @@ class Store:
         phone.require(match, need)
         return match
 
+    shared = match  # what companion/views/share.py asks of anything shared by link
+
     def table(self, match_id: str, phone: Phone, need: Role = "viewer") -> Table:
         return self.games.table(self.match(match_id, phone, need), self._read_lines)
 
@@ -141,7 +143,7 @@ class Store:
     def matches(self, phone: Phone) -> list[Match]:
         """The matches this phone may see, the most recently changed first."""
         with self.direct.connect() as connection:
-            rows = statements.by_ids(connection, phone.match_ids())
+            rows = statements.by_ids(connection, phone.ids(Kind.MATCH))
         matches = [Match.from_row(row) for row in rows]
         return [m for m in matches if phone.role(m)]
 
@@ -413,6 +415,13 @@ class Store:
             statements.new_links(connection, match.id, editor, viewer)
         audit("renewed-links", match.id, "editor")
         return Match.from_row(_fields(match) | {"editor_token": editor, "viewer_token": viewer})
+
+    def renew_links_with(self, renewing: Callable[[Connection], Sequence[str]]) -> None:
+        """New share tokens for the matches `renewing` names, in one transaction with
+        what it writes (a group's new links: its matches' renew with them)."""
+        with self.engine.begin() as connection:
+            for match_id in renewing(connection):
+                statements.new_links(connection, match_id, new_token(), new_token())
 
     def open_link(self, token: str, kind: Role) -> Match | None:
         """The match whose `kind` link has this token, if any."""

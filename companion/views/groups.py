@@ -20,7 +20,7 @@ from companion.group_pages import Refusal
 from companion.groups import SHOWN_MATCHES, current_groups
 from companion.store import current_store
 from companion.views.main import SEATS, played_ago
-from companion.views.share import is_loopback, link_base, no_store, share_links, share_url
+from companion.views.share import GROUPS
 from engine.names import TYPED_NAME_LENGTH
 
 bp = Blueprint("groups", __name__)
@@ -69,7 +69,7 @@ def new_group() -> str | Response | tuple[str, int]:
     group = current_groups().create(name)
     if isinstance(group, Refusal):
         return render_template("group_new.html", error=group.message, name=name), 422
-    access.grant_group(group, "editor")  # the phone that created it is an editor
+    access.grant(group, "editor")  # the phone that created it is an editor
     return redirect(url_for("groups.show", group_id=group.id), code=303)
 
 
@@ -179,7 +179,7 @@ def open_match(group_id: str, match_id: str) -> Response:
     """One of the group's matches, opened with the phone's role in the group."""
     phone = access.this_phone()
     group, match = current_groups().match_in(group_id, match_id[:64], phone)
-    role = phone.require_group(group, "viewer")
+    role = phone.require(group, "viewer")
     if phone.role(match) != "editor":  # a match's editor stays one
         access.grant(match, role)
     if match.status == "match_over":
@@ -244,74 +244,4 @@ def export_records(group_id: str) -> Response:
 
 # ---------------------------------------------------------------- sharing
 
-
-@bp.get("/g/<group_id>/share")
-@no_store
-def share(group_id: str) -> str:
-    phone = access.this_phone()
-    group = current_groups().group(group_id, phone)
-    editor = phone.group_role(group) == "editor"
-    links = share_links(
-        (
-            _("Changes the roster, starts matches and records them."),
-            share_url("groups.join", token=group.editor_token),
-        )
-        if editor
-        else None,
-        (
-            _("Sees the group's matches, leaderboard and roster; can't change anything."),
-            share_url("groups.watch", token=group.viewer_token),
-        ),
-    )
-    return render_template(
-        "share.html",
-        match=None,
-        heading=_("Share this group"),
-        title=group.name,
-        renew_url=url_for("groups.renew", group_id=group.id),
-        renew_help=_(
-            "A link leaked? New links stop the old ones at once, and the links of the "
-            "group's matches too; this phone stays an editor."
-        ),
-        back_url=url_for("groups.show", group_id=group.id),
-        back_label=_("Back to the group"),
-        links=links,
-        editor=editor,
-        base=link_base(),
-        loopback=is_loopback(link_base()),
-    )
-
-
-@bp.post("/g/<group_id>/share/renew")
-def renew(group_id: str) -> Response:
-    group = current_groups().renew_links(group_id, access.this_phone())
-    access.grant_group(group, "editor")  # this phone stays an editor
-    flash(_("New links made: the old editor and viewer links no longer work."))
-    return redirect(url_for("groups.share", group_id=group.id), code=303)
-
-
-def _open(token: str, kind: access.Role) -> Response:
-    group = current_groups().open_link(token[:64], kind)
-    if group is None:
-        raise access.NotAllowed(
-            _("This link doesn't work"),
-            _(
-                "It was mistyped, or an editor renewed the group's links. Ask for the new "
-                "link or QR code."
-            ),
-        )
-    if not (kind == "viewer" and access.this_phone().group_role(group) == "editor"):
-        access.grant_group(group, kind)
-    return redirect(url_for("groups.show", group_id=group.id), code=303)
-
-
-@bp.get("/gj/<token>")
-@no_store
-def join(token: str) -> Response:
-    return _open(token, "editor")
-
-
-@bp.get("/gv/<token>")
-@no_store
-def watch(token: str) -> Response:
-    return _open(token, "viewer")
+GROUPS.register(bp)  # its share panel and links (companion/views/share.py)

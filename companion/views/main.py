@@ -67,7 +67,7 @@ def _groups() -> list[Any]:
     from companion.groups import current_groups
 
     known = current_groups().groups(access.this_phone())
-    access.keep_only({g.id for g in known}, access.GROUPS_KEY)
+    access.keep_only({g.id for g in known}, access.Kind.GROUP)
     return known
 
 

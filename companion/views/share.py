@@ -1,11 +1,12 @@
-"""Share a match: editor and viewer links with QR codes, and renewing them."""
+"""Share a match or a group: editor and viewer links with QR codes, and renewing them."""
 
 from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
-from typing import ParamSpec
+from typing import Any, ParamSpec, Protocol
 from urllib.parse import urlsplit
 
 import segno
@@ -24,6 +25,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import access
+from companion.groups import current_groups
 from companion.store import current_store
 
 bp = Blueprint("share", __name__)
@@ -90,64 +92,139 @@ def share_links(editor: tuple[str, str] | None, viewer: tuple[str, str]) -> list
     return [(title, help, qr_label, url, qr_svg(url)) for title, help, qr_label, url in links]
 
 
-@bp.get("/m/<match_id>/share")
-@no_store
-def panel(match_id: str) -> str:
-    phone = access.this_phone()
-    match = current_store().match(match_id, phone)
-    editor = phone.role(match) == "editor"
-    links = share_links(
-        (
-            _("Records plays, undoes, scores. Give it to whoever enters plays."),
-            share_url("share.join", token=match.editor_token),
+class SharedBy(Protocol):
+    """The service of one kind of shared thing: the match store, the groups."""
+
+    def shared(
+        self, shared_id: str, phone: access.Phone, need: access.Role = "viewer"
+    ) -> access.Shared:
+        """The match or group, if this phone may `need` it (403, 404 otherwise)."""
+
+    def renew_links(self, shared_id: str, phone: access.Phone) -> access.Shared:
+        """New links: the old ones stop working at once (editors only)."""
+
+    def open_link(self, token: str, role: access.Role) -> access.Shared | None:
+        """The match or group whose `role` link has this token, if any."""
+
+
+@dataclass(frozen=True)
+class Sharing:
+    """The share views of one kind of thing shared by link: its panel (the links and
+    their QR codes), renewing the links, and opening an editor or a viewer link. Matches
+    and groups differ only in what is written here; each registers its endpoints on a
+    blueprint (the match's on this one, the group's on companion/views/groups.py)."""
+
+    kind: access.Kind
+    service: Callable[[], SharedBy]
+    at: str  # the thing's own path: "/m/<match_id>"
+    id_name: str  # its variable in `at`
+    links: tuple[str, str]  # the editor and viewer links' paths, before "/<token>"
+    endpoints: tuple[str, str, str, str]  # the panel, renew, join and watch endpoints
+    # The page a link opens (an endpoint taking `id_name`), and the panel's own words.
+    home: str
+    help: Callable[[], tuple[str, str]]  # what each link does (editor, viewer)
+    gone: Callable[[], str]  # a link that opens nothing
+    page: Callable[[Any], dict[str, Any]]  # the rest the share page is given
+
+    def register(self, blueprint: Blueprint) -> None:
+        panel, renew, join, watch = self.endpoints
+        blueprint.add_url_rule(f"{self.at}/share", panel, no_store(self.panel))
+        blueprint.add_url_rule(f"{self.at}/share/renew", renew, self.renew, methods=["POST"])
+        blueprint.add_url_rule(f"{self.links[0]}/<token>", join, no_store(self.join))
+        blueprint.add_url_rule(f"{self.links[1]}/<token>", watch, no_store(self.watch))
+
+    def _endpoint(self, which: int) -> str:
+        return f"{request.blueprint}.{self.endpoints[which]}"
+
+    def panel(self, **ids: str) -> str:
+        phone = access.this_phone()
+        shared = self.service().shared(ids[self.id_name], phone)
+        editor = phone.role(shared) == "editor"
+        editor_help, viewer_help = self.help()
+        links = share_links(
+            (editor_help, share_url(self._endpoint(2), token=shared.editor_token))
+            if editor
+            else None,
+            (viewer_help, share_url(self._endpoint(3), token=shared.viewer_token)),
         )
-        if editor
-        else None,
-        (
-            _("Sees the table live; can't record anything."),
-            share_url("share.watch", token=match.viewer_token),
+        return render_template(
+            "share.html",
+            links=links,
+            editor=editor,
+            base=link_base(),
+            loopback=is_loopback(link_base()),
+            **self.page(shared),
+        )
+
+    def renew(self, **ids: str) -> Response:
+        shared = self.service().renew_links(ids[self.id_name], access.this_phone())
+        access.grant(shared, "editor")  # this phone stays an editor
+        flash(_("New links made: the old editor and viewer links no longer work."))
+        return redirect(url_for(self._endpoint(0), **self._ids(shared)), code=303)
+
+    def join(self, token: str) -> Response:
+        return self._open(token, "editor")
+
+    def watch(self, token: str) -> Response:
+        return self._open(token, "viewer")
+
+    def _open(self, token: str, role: access.Role) -> Response:
+        shared = self.service().open_link(token[:64], role)
+        if shared is None:
+            raise access.NotAllowed(_("This link doesn't work"), self.gone())
+        if not (role == "viewer" and access.this_phone().role(shared) == "editor"):
+            access.grant(shared, role)  # an editor opening the viewer link stays an editor
+        return redirect(url_for(self.home, **self._ids(shared)), code=303)
+
+    def _ids(self, shared: access.Shared) -> dict[str, Any]:
+        return {self.id_name: shared.id}
+
+
+MATCHES = Sharing(
+    access.Kind.MATCH,
+    current_store,
+    "/m/<match_id>",
+    "match_id",
+    ("/j", "/v"),
+    ("panel", "renew", "join", "watch"),
+    "table.show",
+    lambda: (
+        _("Records plays, undoes, scores. Give it to whoever enters plays."),
+        _("Sees the table live; can't record anything."),
+    ),
+    lambda: _(
+        "It was mistyped, or an editor renewed the match's links. Ask for the new link or QR code."
+    ),
+    lambda match: {"match": match},
+)
+
+GROUPS = Sharing(
+    access.Kind.GROUP,
+    current_groups,
+    "/g/<group_id>",
+    "group_id",
+    ("/gj", "/gv"),
+    ("share", "renew", "join", "watch"),
+    "groups.show",
+    lambda: (
+        _("Changes the roster, starts matches and records them."),
+        _("Sees the group's matches, leaderboard and roster; can't change anything."),
+    ),
+    lambda: _(
+        "It was mistyped, or an editor renewed the group's links. Ask for the new link or QR code."
+    ),
+    lambda group: {
+        "match": None,
+        "heading": _("Share this group"),
+        "title": group.name,
+        "renew_url": url_for("groups.renew", group_id=group.id),
+        "renew_help": _(
+            "A link leaked? New links stop the old ones at once, and the links of the "
+            "group's matches too; this phone stays an editor."
         ),
-    )
-    return render_template(
-        "share.html",
-        match=match,
-        links=links,
-        editor=editor,
-        base=link_base(),
-        loopback=is_loopback(link_base()),
-    )
+        "back_url": url_for("groups.show", group_id=group.id),
+        "back_label": _("Back to the group"),
+    },
+)
 
-
-@bp.post("/m/<match_id>/share/renew")
-def renew(match_id: str) -> Response:
-    match = current_store().renew_links(match_id, access.this_phone())
-    access.grant(match, "editor")  # this phone stays an editor
-    flash(_("New links made: the old editor and viewer links no longer work."))
-    return redirect(url_for("share.panel", match_id=match.id), code=303)
-
-
-def _open(token: str, kind: access.Role) -> Response:
-    match = current_store().open_link(token[:64], kind)
-    if match is None:
-        raise access.NotAllowed(
-            _("This link doesn't work"),
-            _(
-                "It was mistyped, or an editor renewed the match's links. Ask for the new link "
-                "or QR code."
-            ),
-        )
-    if not (kind == "viewer" and access.this_phone().role(match) == "editor"):
-        access.grant(match, kind)  # an editor opening the viewer link stays an editor
-    return redirect(url_for("table.show", match_id=match.id), code=303)
-
-
-@bp.get("/j/<token>")
-@no_store
-def join(token: str) -> Response:
-    return _open(token, "editor")
-
-
-@bp.get("/v/<token>")
-@no_store
-def watch(token: str) -> Response:
-    return _open(token, "viewer")
+MATCHES.register(bp)  # the group's: companion/views/groups.py
