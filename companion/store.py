@@ -1,8 +1,9 @@
 """What the screens ask of the matches: one call per use case, its outcome as data.
 
-Show a table, poll it, record a line, undo, export, import, create, share. The views
-parse a form, call one of these and render what comes back; none of them knows how a
-match is read, written or cached.
+Record a line, undo, rename players, import, create, share; the reads (show a table,
+poll it, its log, export) are `MatchReads`' (companion/match_reads.py), which `Store`
+extends. The views parse a form, call one of these and render what comes back; none of
+them knows how a match is read, written or cached.
 
 A match is its header row plus an append-only log of record lines; its state is the
 log replayed by the engine, kept per process in a `GameCache`. Recording a line is:
@@ -19,33 +20,31 @@ from typing import Any, TypedDict
 
 from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 from werkzeug.exceptions import NotFound
 
 from companion import statements
-from companion.access import Kind, Phone, Role
+from companion.access import Phone
 from companion.audit import audit
-from companion.games import GameCache, Logged, T
+from companion.games import GameCache
 from companion.imports import read_record
-from companion.log import MatchLog, by_hand
 from companion.lookalikes import LookAlikeNames, check_look_alikes
+from companion.match_reads import MatchReads
 from companion.matches import Match, Table
 from companion.models import new_match_id, new_token, now
 from companion.outcomes import (
     AlreadyDone,
     Also,
-    Changed,
     Full,
     MovedOn,
     NotTaken,
     Recorded,
     Refused,
     Renamed,
-    Unchanged,
     Undone,
     Written,
 )
-from companion.taps import UNDONE_ELSEWHERE, TapGuard
+from companion.taps import TapGuard
 from engine import (
     EngineError,
     Game,
@@ -55,11 +54,9 @@ from engine import (
     State,
     Step,
     summary,
-    whose_turn,
 )
 from engine.i18n import SOURCE_LANGUAGE, language
 
-MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
 # A match's lines at most (MAX_MATCH_LINES): 17 times the longest of 300 whole matches
 # simulated at 2-6 players under the official rules (584 lines); importing 10,000 lines
 # takes about 0.4 s and 24 MB (docs/OPERATIONS.md).
@@ -68,8 +65,9 @@ MAX_MATCH_LINES = 10_000
 # ---------------------------------------------------------------- the store
 
 
-class Store:
-    """The matches in the database and their games in this process (`games`)."""
+class Store(MatchReads):
+    """The matches' use cases: `MatchReads` (companion/match_reads.py), and every write
+    of a match, its lines and its used keys (through companion/statements.py)."""
 
     def __init__(
         self,
@@ -78,99 +76,9 @@ class Store:
         taps: TapGuard,
         max_lines: int = MAX_MATCH_LINES,
     ) -> None:
-        self.database = database
-        self.games = games
+        super().__init__(database, games)
         self.taps = taps  # judges whether a form's screen could have been read
         self.max_lines = max_lines  # lines in a match's log, at most
-
-    @property
-    def engine(self) -> Engine:
-        """The app's database engine (transactions: undo, import, new links)."""
-        engine: Engine = self.database.engine
-        return engine
-
-    @property
-    def direct(self) -> Engine:
-        """The engine for one-statement reads and writes: on PostgreSQL its connections
-        autocommit (the "direct" bind, see create_app), so one is one round trip, with no
-        BEGIN or COMMIT; SQLite reads outside a transaction anyway."""
-        engines = self.database.engines
-        engine: Engine = engines.get("direct") or engines[None]
-        return engine
-
-    # ------------------------------------------------------------ reading
-
-    def match(self, match_id: str, phone: Phone, need: Role = "viewer") -> Match:
-        """The match, if this phone may `need` it (403 otherwise, 404 if there is none)."""
-        match = self._read(match_id)
-        if match is None:
-            raise NotFound()
-        phone.require(match, need)
-        return match
-
-    shared = match  # what companion/views/share.py asks of anything shared by link
-
-    def table(self, match_id: str, phone: Phone, need: Role = "viewer") -> Table:
-        return self.games.table(self.match(match_id, phone, need), self._read_lines)
-
-    def poll(
-        self, match_id: str, phone: Phone, version: int | None, last: int | None
-    ) -> Unchanged | Changed:
-        """Has the table moved on from the one a screen shows? One read of the match row
-        when not; when it has, the lines this process has not applied yet too, and
-        whether another phone moved it (Changed.brought)."""
-        match = self.match(match_id, phone)
-        if match.made_on(version, last):
-            return Unchanged()
-        table = self.games.table(match, self._read_lines)
-        if last is not None and table.last_line_id > last:  # row ids only grow
-            mine = table.last_by is not None and table.last_by == phone.id
-            return Changed(table, 0 if mine else table.last_line_id)
-        if version is not None and table.version < version:
-            return Changed(table, UNDONE_ELSEWHERE)  # this phone's own undo answers a 303
-        return Changed(table)
-
-    def log(self, match_id: str, phone: Phone) -> MatchLog:
-        """The match's whole log in sentences, hand by hand (see companion.log)."""
-        table, steps = self.games.steps(self.match(match_id, phone), self._read_lines)
-        return MatchLog(table.match, by_hand(steps), whose_turn(table.state))
-
-    def export(self, match_id: str, phone: Phone) -> tuple[Match, str]:
-        """The match and its table record."""
-        match = self.match(match_id, phone)
-        return match, self.games.record(match, self._read_lines)
-
-    def matches(self, phone: Phone) -> list[Match]:
-        """The matches this phone may see, the most recently changed first."""
-        with self.direct.connect() as connection:
-            rows = statements.by_ids(connection, phone.ids(Kind.MATCH))
-        matches = [Match.from_row(row) for row in rows]
-        return [m for m in matches if phone.role(m)]
-
-    def state(self, match: Match) -> State | None:
-        """The match's state as its row names it (from the cache, rebuilt the first time);
-        None when its log no longer replays."""
-        try:
-            return self.games.table(match, self._read_lines).state
-        except EngineError:
-            return None
-
-    def read_game(self, match: Match, reader: Callable[[Game], T]) -> tuple[Table, T]:
-        """`reader` given the match's cached game, brought up to the row (it must only
-        read it); with the table it read, whose version and last line name that game."""
-        return self.games.read(match, self._read_lines, reader)
-
-    def summaries(self, matches: Sequence[Match]) -> dict[str, str]:
-        """Each match in one line in the request's language, worded from its game (the
-        row's summary is stored, so English): the games come from the cache, rebuilt
-        the first time. A match whose log no longer replays keeps its stored line."""
-        worded = {}
-        for match in matches:
-            try:
-                worded[match.id] = summary(self.games.table(match, self._read_lines).state)
-            except EngineError:
-                worded[match.id] = match.summary
-        return worded
 
     # ------------------------------------------------------------ recording
 
@@ -423,21 +331,7 @@ class Store:
             for match_id in renewing(connection):
                 statements.new_links(connection, match_id, new_token(), new_token())
 
-    def open_link(self, token: str, kind: Role) -> Match | None:
-        """The match whose `kind` link has this token, if any."""
-        column = "editor_token" if kind == "editor" else "viewer_token"
-        with self.direct.connect() as connection:
-            row = statements.by_token(connection, column, token)
-        return None if row is None else Match.from_row(row)
-
     # ------------------------------------------------------------ the database
-
-    def _read(self, match_id: str) -> Match | None:
-        if len(match_id) > MATCH_ID_LENGTH:
-            return None
-        with self.direct.connect() as connection:
-            row = statements.read_match(connection, match_id)
-        return None if row is None else Match.from_row(row)
 
     def _not_taken(
         self, match_id: str, phone: Phone, version: int, last: int | None, shown: str | None
@@ -452,13 +346,6 @@ class Store:
         if why == "unchecked" and not table.match.made_on(version, last):
             return None
         return NotTaken(table, why)
-
-    def _read_lines(self, match_id: str, first: int, last: int) -> list[Logged]:
-        with self.direct.connect() as connection:
-            rows = connection.execute(
-                statements.READ_LINES, {"match_id": match_id, "first": first, "last": last}
-            ).all()
-        return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 class _Follows(TypedDict):

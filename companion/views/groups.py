@@ -17,7 +17,8 @@ from companion import access, charts
 from companion.group_export import Export
 from companion.group_forms import GroupMatchForm
 from companion.group_pages import Refusal
-from companion.groups import SHOWN_MATCHES, current_groups
+from companion.group_reads import SHOWN_MATCHES
+from companion.groups import current_groups
 from companion.store import current_store
 from companion.views.main import SEATS, played_ago
 from companion.views.share import GROUPS

@@ -11,7 +11,7 @@ from flask import Flask
 
 from companion import create_app
 from companion.extensions import db
-from companion.groups import SHOWN_MATCHES
+from companion.group_reads import SHOWN_MATCHES
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Page, Tabletop
 
