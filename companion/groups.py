@@ -278,7 +278,7 @@ def _refusal(outcome: Renamed | Refused | MovedOn, old: str | None) -> Refusal |
 
 
 def current_groups() -> Groups:
-    """The app's groups (create_app keeps them in app.extensions)."""
+    """The app's groups (companion/services.py keeps them in app.extensions)."""
     groups: Groups = current_app.extensions["groups"]
     return groups
 

@@ -23,7 +23,6 @@ import sys
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from flask import current_app
@@ -33,12 +32,12 @@ from sqlalchemy.exc import IntegrityError
 
 from companion import lab_statements
 from companion.models import new_token, now
+from companion.paths import ROOT
 from engine import HouseRules
 from engine.lab import Comparison, command_line
 from engine.policies import explain as explain_policy
 from engine.policies import title as title_of_policy
 
-ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS = {"LAB_MAX_HANDS": 20_000, "LAB_MAX_RUNNING": 1, "LAB_JOBS": 1, "LAB_STALE_SECONDS": 30}
 MIN_HANDS = 100  # fewer say nothing a table could trust
 # The worker's environment: where the database is (never on its command line, which
@@ -259,6 +258,6 @@ def _setting(config: dict[str, Any], key: str, least: int) -> int:
 
 
 def current_lab() -> Lab:
-    """The app's lab (create_app keeps it in app.extensions)."""
+    """The app's lab (companion/services.py keeps it in app.extensions)."""
     lab: Lab = current_app.extensions["lab"]
     return lab

@@ -44,7 +44,7 @@ class MatchReads:
     @property
     def direct(self) -> Engine:
         """The engine for one-statement reads and writes: on PostgreSQL its connections
-        autocommit (the "direct" bind, see create_app), so one is one round trip, with no
+        autocommit (the "direct" bind, companion/settings.py), so one is one round trip, with no
         BEGIN or COMMIT; SQLite reads outside a transaction anyway."""
         engines = self.database.engines
         engine: Engine = engines.get("direct") or engines[None]

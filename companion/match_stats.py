@@ -73,6 +73,6 @@ def _header(match: Match) -> tuple[str, str, str]:
 
 
 def current_match_stats() -> MatchStatsCache:
-    """The app's cache of match statistics (create_app keeps it in app.extensions)."""
+    """The app's cache of match statistics (companion/services.py keeps it in app.extensions)."""
     cache: MatchStatsCache = current_app.extensions["match_stats"]
     return cache

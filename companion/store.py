@@ -380,7 +380,7 @@ def max_match_lines(value: object) -> int:
 
 
 def current_store() -> Store:
-    """The app's store (create_app keeps it in app.extensions)."""
+    """The app's store (companion/services.py keeps it in app.extensions)."""
     from flask import current_app
 
     store: Store = current_app.extensions["store"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
 
 from flask import Flask, Response, current_app, request
@@ -44,6 +45,20 @@ def malformed_body(error: Exception) -> tuple[str, int]:
             ),
         ),
         400,
+    )
+
+
+def init_templates(app: Flask) -> None:
+    """What every template may use beside Flask's own."""
+    from companion.table_view import face
+    from engine import DECK_SIZE, KNOCKOUT_POINTS, Color
+
+    app.jinja_env.globals.update(
+        face=face,
+        colors=list(Color),
+        knockout_points=KNOCKOUT_POINTS,
+        deck_size=DECK_SIZE,
+        form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
     )
 
 

@@ -16,8 +16,9 @@ from markupsafe import Markup
 from wtforms import Form, IntegerField, SelectField
 from wtforms.validators import NumberRange, Optional
 
-from companion import ROOT, access
+from companion import access
 from companion.forms import FROM_TO, options
+from companion.paths import ROOT
 from companion.store import current_store
 from companion.table_view import CARD_TABS, tab_key, tab_title
 from engine import ALL_CARDS, OPTIONS, Card, Color, EngineError, HouseRules

@@ -1,0 +1,93 @@
+"""The database: its engines (SQLite's pragmas and file modes), and the migrations
+applied at start."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event
+
+from companion.extensions import db, migrate
+from companion.paths import MIGRATIONS
+
+
+def init_database(app: Flask) -> None:
+    """Bind the engines (settled by companion/settings.py) and the migrations."""
+    db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            event.listen(db.engine, "connect", _sqlite_pragmas)
+            event.listen(db.engine, "connect", _owner_only)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+
+
+def _sqlite_pragmas(connection: Any, record: Any) -> None:
+    """Write-ahead logging: readers never wait for a writer, and a commit costs one
+    write instead of several syncs; still safe when a process is killed mid-write."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _owner_only(connection: Any, record: Any) -> None:
+    """The SQLite database and its -wal and -shm files readable by their owner only:
+    they hold every share link's token. SQLite creates the -wal and -shm files with
+    the database file's mode, so the first connection's chmod covers later ones."""
+    cursor = connection.cursor()
+    rows = cursor.execute("PRAGMA database_list").fetchall()
+    cursor.close()
+    for row in rows:
+        if not row[2]:  # an in-memory or temporary database
+            continue
+        for path in (Path(row[2] + suffix) for suffix in ("", "-wal", "-shm")):
+            try:
+                if path.stat().st_mode & 0o077 and path.stat().st_uid == os.getuid():
+                    path.chmod(0o600)
+            except OSError:  # not there (yet), or not ours
+                pass
+
+
+def upgrade_database(app: Flask, instance: Path) -> None:
+    """Apply the migrations: creates the database on first start, upgrades it later.
+
+    Processes starting together (two servers, several workers) take turns: without
+    the lock both would run the same migration and one would crash on it.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    with _exclusive(instance / "migrate.lock"), app.app_context():
+        config = Config(str(MIGRATIONS / "alembic.ini"))  # as `flask db upgrade` makes it
+        config.set_main_option("script_location", str(MIGRATIONS))
+        # The server's logging stays as it is (migrations/env.py configures logging
+        # from alembic.ini only for `flask db` on the command line).
+        config.attributes["configure_logger"] = False
+        command.upgrade(config, "head")
+        # gunicorn --preload forks the workers after this: a pooled connection left
+        # here would be shared by all of them (PostgreSQL then fails at random).
+        for engine in db.engines.values():
+            engine.dispose()
+
+
+@contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """An inter-process lock on `path` (where the system has flock)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux or macOS
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

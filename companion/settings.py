@@ -1,0 +1,141 @@
+"""The app's settings: defaults, the environment (COMPANION_*), the caller's, each
+checked when the app starts (a bad one stops it with a sentence), not at first use."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from companion.inputs import trusted_hosts
+
+
+def configure(app: Flask, config: dict[str, Any] | None) -> Path:
+    """Settle `app.config`; the instance folder (created if missing)."""
+    instance = Path(os.environ.get("COMPANION_INSTANCE", app.instance_path))
+    # The instance folder holds the secret key and the SQLite database (every link's
+    # token): created readable by its owner only (an existing one is left as it is).
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=database_url(instance),
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a record upload is a few kB
+        WTF_CSRF_TIME_LIMIT=None,  # a phone may sit on a table page for hours
+        PERMANENT_SESSION_LIFETIME=timedelta(days=60),  # roles on a phone outlast a match
+        # Not a new cookie on every poll (a signature and a bigger answer each time): the
+        # 60 days are renewed when a whole page is shown (access.renew).
+        SESSION_REFRESH_EACH_REQUEST=False,
+        SESSION_COOKIE_SAMESITE="Lax",
+        AUTO_MIGRATE=os.environ.get("COMPANION_AUTO_MIGRATE", "1") != "0",
+    )
+    # Settings from the environment: COMPANION_SESSION_COOKIE_SECURE=true, ...
+    app.config.from_prefixed_env("COMPANION")
+    if config:
+        app.config.update(config)
+    # Where share links and QR codes point (COMPANION_PUBLIC_URL): checked now, not
+    # when the first link is shared.
+    app.config["PUBLIC_URL"] = public_url(app.config.get("PUBLIC_URL"))
+    # The hosts the app answers for (COMPANION_TRUSTED_HOSTS, and PUBLIC_URL's); another
+    # Host header gets a 400 (companion/inputs.py). Unset: any host.
+    app.config["TRUSTED_HOSTS"] = trusted_hosts(
+        app.config.get("TRUSTED_HOSTS"), app.config["PUBLIC_URL"]
+    )
+    if app.config.get("BEHIND_PROXY"):
+        # Behind a TLS-terminating proxy: trust its X-Forwarded-* (scheme, host, client).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or secret_key(instance)
+    _engines(app.config)
+    return instance
+
+
+def _engines(config: dict[str, Any]) -> None:
+    """The database engines' options, and on PostgreSQL the "direct" bind."""
+    if "SQLALCHEMY_ENGINE_OPTIONS" not in config:
+        # No ping before each use (a round trip on every request): when a database
+        # server restarts, the first request on a dead connection answers 503 and
+        # SQLAlchemy drops the whole pool, so the next one reconnects.
+        uri = config["SQLALCHEMY_DATABASE_URI"]
+        options: dict[str, Any] = {}
+        if not uri.startswith("sqlite"):
+            options["pool_recycle"] = 3600
+            if "connect_timeout" not in uri:
+                # A database host that doesn't answer at all: a 503 after 5 s, rather
+                # than a worker stuck in connect() until gunicorn kills it.
+                options["connect_args"] = {"connect_timeout": 5}
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    if not config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # The hot paths' engine (Store.direct): connections that autocommit for
+        # good, so a read or a one-statement write is one round trip, with nothing to
+        # switch on taking a connection or to reset on giving it back.
+        config.setdefault("SQLALCHEMY_BINDS", {}).setdefault(
+            "direct",
+            {
+                "url": config["SQLALCHEMY_DATABASE_URI"],
+                **config["SQLALCHEMY_ENGINE_OPTIONS"],
+                "isolation_level": "AUTOCOMMIT",
+                "pool_reset_on_return": None,
+            },
+        )
+
+
+def public_url(value: object) -> str | None:
+    """The app's address as other phones open it (its root, without the final "/"),
+    or None to build links from each request's own address."""
+    if value is None or value == "":
+        return None
+    parts = urlsplit(value) if isinstance(value, str) else None
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+    ):
+        raise ValueError(
+            "COMPANION_PUBLIC_URL must be the address other phones open the app at: an "
+            "absolute http:// or https:// URL such as https://nomercy.example.org (a path "
+            f"after it is fine), without ?query or #fragment. It is {value!r}."
+        )
+    return str(value).rstrip("/")
+
+
+def database_url(instance: Path) -> str:
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return f"sqlite:///{instance / 'companion.sqlite3'}"
+    return sqlalchemy_url(url)
+
+
+def sqlalchemy_url(url: str) -> str:
+    """postgres:// and postgresql:// URLs go through psycopg 3."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url.removeprefix("postgres://")
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return url
+
+
+def secret_key(instance: Path) -> str:
+    """Generated on first start and kept in the instance folder, never in the code."""
+    path = instance / "secret_key"
+    if not path.exists():
+        # A temporary file of this process's own: processes starting together must not
+        # write into one shared file (one could link it while another truncates it).
+        new = path.with_name(f"secret_key.{os.getpid()}.{secrets.token_hex(4)}.new")
+        fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_hex(32))
+            os.link(new, path)  # atomic: the first process wins
+        except FileExistsError:
+            pass
+        finally:
+            new.unlink()
+    return path.read_text().strip()
