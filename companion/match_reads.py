@@ -133,6 +133,11 @@ class MatchReads:
 
     # ------------------------------------------------------------ the database
 
+    def ping(self) -> None:
+        """Does the database answer? (raises SQLAlchemyError if not: GET /healthz)"""
+        with self.direct.connect() as connection:
+            statements.ping(connection)
+
     def _read(self, match_id: str) -> Match | None:
         if len(match_id) > MATCH_ID_LENGTH:
             return None

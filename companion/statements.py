@@ -39,6 +39,7 @@ from sqlalchemy import (
     insert,
     literal_column,
     select,
+    text,
     union_all,
     update,
 )
@@ -365,3 +366,8 @@ def by_ids(connection: Connection, ids: Sequence[str]) -> Sequence[RowMapping]:
     """These matches, the most recently changed first."""
     query = select(MATCHES).where(MATCHES.c.id.in_(ids)).order_by(MATCHES.c.updated_at.desc())
     return connection.execute(query).mappings().all()
+
+
+def ping(connection: Connection) -> None:
+    """One round trip: does the database answer (raises SQLAlchemyError if not)?"""
+    connection.execute(text("SELECT 1"))
