@@ -8,15 +8,18 @@ from flask import Flask
 
 from companion.database import init_database, upgrade_database
 from companion.extensions import init_extensions
-from companion.languages import init_languages
-from companion.limits import init_limits
 from companion.paths import ROOT, STATIC, TEMPLATES
-from companion.services import init_services
 from companion.settings import configure, database_url, public_url, secret_key, sqlalchemy_url
-from companion.views import init_templates, register
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
+    # Imported here, not with the package: the lab's worker (python -m
+    # companion.lab_worker) imports the package too, and must beat its first heartbeat.
+    from companion.languages import init_languages
+    from companion.limits import init_limits
+    from companion.services import init_services
+    from companion.views import init_templates, register
+
     app = Flask(
         __name__,
         instance_relative_config=True,

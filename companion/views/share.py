@@ -114,7 +114,6 @@ class Sharing:
     and groups differ only in what is written here; each registers its endpoints on a
     blueprint (the match's on this one, the group's on companion/views/groups.py)."""
 
-    kind: access.Kind
     service: Callable[[], SharedBy]
     at: str  # the thing's own path: "/m/<match_id>"
     id_name: str  # its variable in `at`
@@ -181,7 +180,6 @@ class Sharing:
 
 
 MATCHES = Sharing(
-    access.Kind.MATCH,
     current_store,
     "/m/<match_id>",
     "match_id",
@@ -199,7 +197,6 @@ MATCHES = Sharing(
 )
 
 GROUPS = Sharing(
-    access.Kind.GROUP,
     current_groups,
     "/g/<group_id>",
     "group_id",

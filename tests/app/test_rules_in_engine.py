@@ -29,7 +29,7 @@ NUMBERS = {
 }
 # Where such a number means something else, and why.
 NOT_RULES = {
-    ("companion/__init__.py", '"COMPRESS_MIN_SIZE", 1000'): "gzip's threshold in bytes",
+    ("companion/extensions.py", '"COMPRESS_MIN_SIZE", 1000'): "gzip's threshold in bytes",
     ("companion/models.py", "String(20)"): "a column's width",
     ("templates/_icons.html", 'pathLength="20"'): "a legend key's dash pattern, in a chart's units",
 }
