@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import ast
 import re
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
 from companion import models
+from companion.access import Kind, Phone
+from companion.group_pages import Group
 from companion.paths import ROOT
+from companion.views.share import Sharing
 
 COMPANION = ROOT / "companion"
 MAX_LINES = 400
@@ -150,3 +155,31 @@ def test_the_scan_finds_a_stray_writer(tmp_path: Path) -> None:
     )
     assert writes(stray) == {"match", "roster_player", "match_line"}
     assert builders(stray) == {"update", "text"}
+
+
+def test_matches_and_groups_are_shared_through_one_path(app: Flask) -> None:
+    """One Sharing class serves both kinds' panels and links, and one Phone.role reads
+    both kinds' roles, each from its own list in the session."""
+    endpoints = {
+        "share.panel": "/m/<match_id>/share",
+        "share.renew": "/m/<match_id>/share/renew",
+        "share.join": "/j/<token>",
+        "share.watch": "/v/<token>",
+        "groups.share": "/g/<group_id>/share",
+        "groups.renew": "/g/<group_id>/share/renew",
+        "groups.join": "/gj/<token>",
+        "groups.watch": "/gv/<token>",
+    }
+    rules = {rule.endpoint: rule.rule for rule in app.url_map.iter_rules()}
+    assert {name: rules.get(name) for name in endpoints} == endpoints
+    owners = {
+        getattr(app.view_functions[name], "__wrapped__", app.view_functions[name])
+        for name in endpoints
+    }
+    assert {type(getattr(view, "__self__", None)) for view in owners} == {Sharing}
+
+    when = datetime(2026, 1, 1)
+    group = Group("g1", "Friday", when, "ge", "gv")
+    phone = Phone({"g1": ["viewer", "me"]}, {"g1": ["editor", "ge"]})
+    assert phone.role(group) == "editor" and phone.require(group, "editor") == "editor"
+    assert phone.ids(Kind.GROUP) == ["g1"] and phone.ids(Kind.MATCH) == ["g1"]
