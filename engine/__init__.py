@@ -19,6 +19,18 @@ from engine.errors import (
     RevealMismatch,
 )
 from engine.explain import describe, how_scored, say, score_breakdown, summary, whose_turn
+from engine.fields import (
+    ACTION_FIELD,
+    KEY_ACTIONS,
+    KeyActions,
+    line_fields,
+    line_text,
+    mercy_problem,
+    rule_fields,
+    rule_kind,
+    rule_values,
+    rules_from_fields,
+)
 from engine.game import Game, Replay, Step, replay
 from engine.legal import Legal
 from engine.names import (
@@ -59,9 +71,11 @@ from engine.rules import OFFICIAL, OPTIONS, HouseRules
 from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
 
 __all__ = [
+    "ACTION_FIELD",
     "ALL_CARDS",
     "CATCH_PENALTY",
     "DECK_SIZE",
+    "KEY_ACTIONS",
     "KNOCKOUT_POINTS",
     "MAX_NAME_LENGTH",
     "OFFICIAL",
@@ -86,6 +100,7 @@ __all__ = [
     "HandResult",
     "HouseRules",
     "IllegalActionError",
+    "KeyActions",
     "Legal",
     "Line",
     "NotationError",
@@ -109,11 +124,18 @@ __all__ = [
     "describe",
     "full_deck",
     "how_scored",
+    "line_fields",
+    "line_text",
+    "mercy_problem",
     "name_key",
     "name_problems",
     "parse_action",
     "parse_line",
     "replay",
+    "rule_fields",
+    "rule_kind",
+    "rule_values",
+    "rules_from_fields",
     "same_player",
     "say",
     "score_breakdown",
