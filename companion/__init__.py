@@ -107,7 +107,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from companion.table_view import face
     from companion.taps import REFRESH_MS, SETTLE_MS, TapGuard, milliseconds
     from companion.views import register
-    from engine import DECK_SIZE, KNOCKOUT_POINTS, Color
+    from engine import DECK_SIZE, KEY_ACTIONS, Color
 
     # The games this process rebuilt from the matches' logs (one cache per app).
     app.extensions["store"] = Store(
@@ -146,7 +146,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals.update(
         face=face,
         colors=list(Color),
-        knockout_points=KNOCKOUT_POINTS,
+        actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
     )

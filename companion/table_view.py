@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from companion.matches import Table
 from engine import (
     ALL_CARDS,
+    KEY_ACTIONS,
     ActionLine,
     Card,
     Catch,
@@ -82,6 +83,15 @@ class Key:
     @property
     def code(self) -> str:
         return str(self.card)
+
+    @property
+    def action(self) -> str:
+        """What the key posts: the card played (asking nothing more)."""
+        return KEY_ACTIONS.play(self.card)
+
+    def named(self, color: Color) -> str:
+        """What the key of a wild naming `color` posts."""
+        return KEY_ACTIONS.play(self.card, color)
 
     @property
     def css(self) -> str:

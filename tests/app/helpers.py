@@ -6,8 +6,8 @@ form, the values a form would submit. `Tabletop` creates matches through the
 new-match form and records lines through the table's forms: the hidden fields
 (CSRF token, version, last line, form key, screen stamp) of a form on the page it last
 saw, and
-the fields the screen posts for the line (`companion.forms.line_fields`, the app's
-own inverse mapping), exactly as the screen sends them.
+the fields the screen posts for the line (the engine's `line_fields`, the mapping the
+app reads them back with), exactly as the screen sends them.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
 from companion.access import Phone
-from companion.forms import dealer_field, line_fields, rule_fields
+from companion.forms import dealer_field
 from companion.matches import Match
 from companion.models import LINES, MATCHES
 from companion.store import current_store
-from engine import EngineError, HouseRules, parse_line
+from engine import REVEAL_FIELDS, EngineError, HouseRules, line_fields, parse_line, rule_fields
 from engine.notation import HEADER_KEYS, strip_comment
 
 RECORDS = Path(__file__).resolve().parents[1] / "engine" / "records"
@@ -586,14 +586,15 @@ class Tabletop:
 
     def play(self, match_id: str, body: str) -> Page:
         """One record line through the form that records it, as the screen posts it (the
-        app's own mapping, `line_fields`). A line the engine can't read is typed into the
+        engine's mapping, `line_fields`). A line the engine can't read is typed into the
         correction field, the one field that takes an action as text."""
         try:
             line = parse_line(body, list(self.page(match_id).seats()))
         except EngineError:
             line = None
         if line is not None:
-            endpoint, fields = line_fields(line)
+            fields = line_fields(line)
+            endpoint = "reveal" if REVEAL_FIELDS & fields.keys() else "line"
             return self.post_fields(match_id, endpoint, fields)
         player, _, rest = body.partition(":")
         if header_key(body):
