@@ -18,7 +18,15 @@ from engine.errors import (
     RecordError,
     RevealMismatch,
 )
-from engine.explain import describe, how_scored, say, score_breakdown, summary, whose_turn
+from engine.explain import (
+    describe,
+    how_scored,
+    reveal_tally,
+    say,
+    score_breakdown,
+    summary,
+    whose_turn,
+)
 from engine.fields import (
     ACTION_FIELD,
     KEY_ACTIONS,
@@ -68,6 +76,7 @@ from engine.notation import (
     parse_action,
     parse_line,
 )
+from engine.progress import START_CARDS, next_player, to_go
 from engine.rules import OFFICIAL, OPTIONS, HouseRules
 from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
 
@@ -83,6 +92,7 @@ __all__ = [
     "OPTIONS",
     "REVEAL_FIELDS",
     "SHORT_NAME_LENGTH",
+    "START_CARDS",
     "TYPED_NAME_LENGTH",
     "Action",
     "ActionLine",
@@ -131,9 +141,11 @@ __all__ = [
     "mercy_problem",
     "name_key",
     "name_problems",
+    "next_player",
     "parse_action",
     "parse_line",
     "replay",
+    "reveal_tally",
     "rule_fields",
     "rule_kind",
     "rule_values",
@@ -144,5 +156,6 @@ __all__ = [
     "short_names",
     "summary",
     "tidy_name",
+    "to_go",
     "whose_turn",
 ]
