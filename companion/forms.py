@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from flask_babel import LazyString, lazy_gettext
@@ -37,7 +37,7 @@ from engine import (
     rules_from_fields,
 )
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.names import TYPED_NAME_LENGTH, name_key, name_problems, tidy_name
+from engine.names import TYPED_NAME_LENGTH, name_problems, tidy_name
 from engine.rules import MERCY_RANGE, TARGET_RANGE
 
 
@@ -271,13 +271,3 @@ class ImportForm(FlaskForm):  # type: ignore[misc]
     text = TextAreaField(
         lazy_gettext("Or paste the record"), validators=[Optional(), Length(max=1_000_000)]
     )
-
-
-# ---------------------------------------------------------------- the inverse mapping
-
-
-def dealer_field(players: Sequence[str], dealer: str) -> str:
-    """The new-match form's `dealer` value for `dealer` when `players` fill the rows
-    from the top, as a browser posts it. The inverse of `NewMatchForm.dealer_name`."""
-    keys = [name_key(name) for name in players]
-    return str(keys.index(name_key(dealer)) + 1)

@@ -185,13 +185,6 @@ def rule_values(option: str) -> tuple[str, ...]:
     return tuple(OPTIONS[option].choices.split("|"))
 
 
-RULE_FIELDS: Final = tuple(
-    name
-    for option in OPTIONS
-    for name in ((MERCY_SWITCH, option) if option == "mercy" else (option,))
-)
-
-
 def rule_fields(rules: HouseRules) -> dict[str, str | None]:
     """The house-rule fields for `rules` as a browser posts them: None for a box left
     unticked (a browser then posts nothing for it). The inverse of `rules_from_fields`."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -28,12 +28,27 @@ from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
 from companion.access import Phone
-from companion.forms import dealer_field
 from companion.matches import Match
 from companion.models import LINES, MATCHES
 from companion.store import current_store
-from engine import REVEAL_FIELDS, EngineError, HouseRules, line_fields, parse_line, rule_fields
+from engine import (
+    REVEAL_FIELDS,
+    EngineError,
+    HouseRules,
+    line_fields,
+    name_key,
+    parse_line,
+    rule_fields,
+)
 from engine.notation import HEADER_KEYS, strip_comment
+
+
+def dealer_field(players: Sequence[str], dealer: str) -> str:
+    """The new-match form's `dealer` value for `dealer` when `players` fill the rows
+    from the top, as a browser posts it (the inverse of `NewMatchForm.dealer_name`)."""
+    keys = [name_key(name) for name in players]
+    return str(keys.index(name_key(dealer)) + 1)
+
 
 RECORDS = Path(__file__).resolve().parents[1] / "engine" / "records"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}

@@ -19,7 +19,7 @@ from engine import (
     rule_fields,
     rules_from_fields,
 )
-from engine.fields import RULE_FIELDS, NotOnTheScreen, rule_kind, rule_values
+from engine.fields import NotOnTheScreen, rule_kind, rule_values
 from tests.engine.test_legal_actions import POSITIONS, position
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -93,7 +93,9 @@ RULES = [
 @pytest.mark.parametrize("rules", RULES, ids=str)
 def test_house_rules_are_their_fields_and_back(rules: HouseRules) -> None:
     fields = rule_fields(rules)
-    assert tuple(fields) == RULE_FIELDS
+    assert list(fields) == [
+        "stack", "draw", "mercy_on", "mercy", "final_draw", "seven", "zero", "target", "scoring"
+    ]  # fmt: skip
     assert rules_from_fields(fields) == rules
     # A box left unticked is not posted at all.
     posted = {name: value for name, value in fields.items() if value is not None}
