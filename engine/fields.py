@@ -185,9 +185,10 @@ def rule_values(option: str) -> tuple[str, ...]:
     return tuple(OPTIONS[option].choices.split("|"))
 
 
-def rule_fields(rules: HouseRules) -> dict[str, str | None]:
+def rule_fields(rules: HouseRules, prefix: str = "") -> dict[str, str | None]:
     """The house-rule fields for `rules` as a browser posts them: None for a box left
-    unticked (a browser then posts nothing for it). The inverse of `rules_from_fields`."""
+    unticked (a browser then posts nothing for it); each name after `prefix` (the lab's
+    rule sets: "a-", "b-"). The inverse of `rules_from_fields`."""
     fields: dict[str, str | None] = {}
     for option in OPTIONS:
         value = getattr(rules, option)
@@ -198,32 +199,33 @@ def rule_fields(rules: HouseRules) -> dict[str, str | None]:
             fields[option] = TICKED if value else None
         else:
             fields[option] = str(value)
-    return fields
+    return {prefix + name: value for name, value in fields.items()}
 
 
 def _ticked(value: object) -> bool:
     return value not in (None, False, "", "false")
 
 
-def mercy_problem(fields: Fields) -> str | None:
+def mercy_problem(fields: Fields, prefix: str = "") -> str | None:
     """Why the house-rule fields give no Mercy rule: switched on without a limit."""
-    if _ticked(fields.get(MERCY_SWITCH)) and _number(fields.get("mercy")) is None:
+    on, limit = fields.get(prefix + MERCY_SWITCH), fields.get(prefix + "mercy")
+    if _ticked(on) and _number(limit) is None:
         return _("Give the Mercy limit, or switch the Mercy rule off.")
     return None
 
 
-def rules_from_fields(fields: Fields) -> HouseRules:
-    """The house rules the fields give (as posted, or as a form's fields read them): an
-    option left out is the official one. Raises NotationError for a value no option
-    allows, ValueError for a Mercy rule switched on without a limit."""
-    problem = mercy_problem(fields)
+def rules_from_fields(fields: Fields, prefix: str = "") -> HouseRules:
+    """The house rules the fields give (as posted, or as a form's fields read them), each
+    name after `prefix`: an option left out is the official one. Raises NotationError for
+    a value no option allows, ValueError for a Mercy rule switched on without a limit."""
+    problem = mercy_problem(fields, prefix)
     if problem is not None:
         raise ValueError(problem)
     values: dict[str, object] = {}
     for option in OPTIONS:
-        value = fields.get(option)
+        value = fields.get(prefix + option)
         kind = rule_kind(option)
-        if option == "mercy" and not _ticked(fields.get(MERCY_SWITCH)):
+        if option == "mercy" and not _ticked(fields.get(prefix + MERCY_SWITCH)):
             values[option] = None
         elif kind == "switch":
             values[option] = _ticked(value)

@@ -100,6 +100,9 @@ def test_house_rules_are_their_fields_and_back(rules: HouseRules) -> None:
     # A box left unticked is not posted at all.
     posted = {name: value for name, value in fields.items() if value is not None}
     assert rules_from_fields(posted) == rules
+    # The lab's rule sets: the same fields, each under its prefix.
+    assert rules_from_fields(rule_fields(rules, "b-"), "b-") == rules
+    assert set(rule_fields(rules, "b-")) == {f"b-{name}" for name in fields}
 
 
 def test_the_choices_come_from_the_options() -> None:
