@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from flask_babel import LazyString, lazy_gettext
@@ -30,25 +30,14 @@ from engine import (
     DECK_SIZE,
     OFFICIAL,
     OPTIONS,
-    ActionLine,
-    CallUno,
-    Catch,
-    Correct,
-    Draw,
-    Face,
-    HandLine,
     HouseRules,
-    Line,
-    Out,
-    Play,
-    Reveal,
-    Roulette,
-    StartLine,
-    Take,
-    Wins,
+    line_text,
+    mercy_problem,
+    rule_values,
+    rules_from_fields,
 )
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.names import TYPED_NAME_LENGTH, name_key, name_problems, tidy_name
+from engine.names import TYPED_NAME_LENGTH, name_problems, tidy_name
 from engine.rules import MERCY_RANGE, TARGET_RANGE
 
 
@@ -64,6 +53,21 @@ def _explain(option: str) -> LazyString:
 
 
 FROM_TO = lazy_gettext("From %(min)s to %(max)s.")
+# What each value of a house rule's choice is called on the form (the values are the
+# engine's: engine.fields.rule_values).
+CHOICE_LABELS = {
+    "last": lazy_gettext("At least the last Draw card (official)"),
+    "sum": lazy_gettext("At least the total"),
+    "until": lazy_gettext("Draw until playable (official)"),
+    "one": lazy_gettext("Draw one"),
+    "high": lazy_gettext("Winner scores, highest wins (official)"),
+    "low": lazy_gettext("Lowest wins"),
+}
+
+
+def rule_choices(option: str) -> list[SelectChoice]:
+    """A house rule's choice as radios: the engine's values, the official one first."""
+    return options((value, CHOICE_LABELS[value]) for value in rule_values(option))
 
 
 class NewMatchForm(FlaskForm):  # type: ignore[misc]
@@ -91,24 +95,14 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
     )
     stack = RadioField(
         lazy_gettext("Stacking"),
-        choices=options(
-            [
-                ("last", lazy_gettext("At least the last Draw card (official)")),
-                ("sum", lazy_gettext("At least the total")),
-            ]
-        ),
-        default="last",
+        choices=rule_choices("stack"),
+        default=OFFICIAL.stack,
         description=_explain("stack"),
     )
     draw = RadioField(
         lazy_gettext("Drawing"),
-        choices=options(
-            [
-                ("until", lazy_gettext("Draw until playable (official)")),
-                ("one", lazy_gettext("Draw one")),
-            ]
-        ),
-        default="until",
+        choices=rule_choices("draw"),
+        default=OFFICIAL.draw,
         description=_explain("draw"),
     )
     mercy_on = BooleanField(lazy_gettext("Mercy rule"), default=True, description=_explain("mercy"))
@@ -125,10 +119,14 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
         ],
     )
     final_draw = BooleanField(
-        lazy_gettext("Final draw"), default=False, description=_explain("final_draw")
+        lazy_gettext("Final draw"), default=OFFICIAL.final_draw, description=_explain("final_draw")
     )
-    seven = BooleanField(lazy_gettext("7 swaps hands"), default=True, description=_explain("seven"))
-    zero = BooleanField(lazy_gettext("0 passes hands"), default=True, description=_explain("zero"))
+    seven = BooleanField(
+        lazy_gettext("7 swaps hands"), default=OFFICIAL.seven, description=_explain("seven")
+    )
+    zero = BooleanField(
+        lazy_gettext("0 passes hands"), default=OFFICIAL.zero, description=_explain("zero")
+    )
     target = IntegerField(
         lazy_gettext("Target score"),
         default=OFFICIAL.target,
@@ -140,13 +138,8 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
     )
     scoring = RadioField(
         lazy_gettext("Scoring"),
-        choices=options(
-            [
-                ("high", lazy_gettext("Winner scores, highest wins (official)")),
-                ("low", lazy_gettext("Lowest wins")),
-            ]
-        ),
-        default="high",
+        choices=rule_choices("scoring"),
+        default=OFFICIAL.scoring,
         description=_explain("scoring"),
     )
 
@@ -179,22 +172,15 @@ class NewMatchForm(FlaskForm):  # type: ignore[misc]
         if row is not None and not self.names()[row - 1]:
             refuse(self.dealer, _("The dealer's row has no name."))
             ok = False
-        if self.mercy_on.data and self.mercy.data is None:
-            refuse(self.mercy, _("Give the Mercy limit, or switch the Mercy rule off."))
+        problem = mercy_problem(self.data)
+        if problem is not None:
+            refuse(self.mercy, problem)
             ok = False
         return ok
 
     def house_rules(self) -> HouseRules:
-        return HouseRules(
-            stack=self.stack.data,
-            draw=self.draw.data,
-            mercy=self.mercy.data if self.mercy_on.data else None,
-            final_draw=bool(self.final_draw.data),
-            seven=bool(self.seven.data),
-            zero=bool(self.zero.data),
-            target=self.target.data or OFFICIAL.target,  # required: never empty here
-            scoring=self.scoring.data,
-        )
+        """Once valid: the house rules chosen (the engine reads the fields)."""
+        return rules_from_fields(self.data)
 
     def dealer_row(self) -> int | None:
         """The row (1 to 6) whose radio is ticked: the one chosen, else the last row
@@ -258,16 +244,8 @@ class LineForm(TableForm):
     count = IntegerField(validators=[Optional(), NumberRange(0, DECK_SIZE, CARDS)])
 
     def line(self) -> str:
-        action = " ".join((self.action.data or "").split())
-        if self.count.data is not None:
-            action += f" {self.count.data}"  # roulette C N, RDA discard N, has N
-        if not self.player.data:
-            return action  # a header: start: R5, hand: 2
-        if action == "draw":  # the "Drew, no play" button: the count is the stepper's
-            action = f"draw {self.drawn.data or 0}"
-        elif self.drawn.data:
-            action = f"draw {self.drawn.data}, {action}"
-        return f"{self.player.data}: {action}"
+        """The line's text, as the engine reads the fields (engine.fields.line_text)."""
+        return line_text(self.data) or ""
 
 
 class UndoForm(TableForm):
@@ -283,12 +261,9 @@ class RevealForm(TableForm):
     )
 
     def line(self) -> str | None:
-        if self.points.data is not None:
-            return f"{self.player.data}: reveals {self.points.data}"
-        cards = (self.cards.data or "").replace(",", " ").split()
-        if cards:
-            return f"{self.player.data}: reveals {' '.join(cards)}"
-        return None
+        """The reveal's line (None with neither cards nor points), as the engine reads
+        the fields (engine.fields.line_text)."""
+        return line_text(self.data)
 
 
 class ImportForm(FlaskForm):  # type: ignore[misc]
@@ -296,68 +271,3 @@ class ImportForm(FlaskForm):  # type: ignore[misc]
     text = TextAreaField(
         lazy_gettext("Or paste the record"), validators=[Optional(), Length(max=1_000_000)]
     )
-
-
-# ---------------------------------------------------------------- the inverse mappings
-
-
-def rule_fields(rules: HouseRules) -> dict[str, str | None]:
-    """The new-match form's house-rule fields for `rules`, as a browser fills them in:
-    None for a box left unticked (a browser then posts nothing for it). The inverse of
-    `NewMatchForm.house_rules`."""
-
-    def ticked(on: bool) -> str | None:
-        return "y" if on else None
-
-    return {
-        "stack": rules.stack,
-        "draw": rules.draw,
-        "mercy_on": ticked(rules.mercy is not None),
-        "mercy": "" if rules.mercy is None else str(rules.mercy),
-        "final_draw": ticked(rules.final_draw),
-        "seven": ticked(rules.seven),
-        "zero": ticked(rules.zero),
-        "target": str(rules.target),
-        "scoring": rules.scoring,
-    }
-
-
-def dealer_field(players: Sequence[str], dealer: str) -> str:
-    """The new-match form's `dealer` value for `dealer` when `players` fill the rows
-    from the top, as a browser posts it. The inverse of `NewMatchForm.dealer_name`."""
-    keys = [name_key(name) for name in players]
-    return str(keys.index(name_key(dealer)) + 1)
-
-
-def line_fields(line: Line) -> tuple[str, dict[str, str]]:
-    """What the table screen posts to record `line`: the endpoint ("line" or "reveal",
-    under /m/<id>/) and the fields besides the hidden ones (csrf_token, version, last,
-    key). The inverse of `LineForm.line` and `RevealForm.line`."""
-    if isinstance(line, StartLine | HandLine):
-        return "line", {"action": str(line)}
-    if not isinstance(line, ActionLine):
-        raise ValueError(f"'{line}' is set by the new-match form, not the table screen")
-    player, action = line.player, line.action
-    if isinstance(action, Reveal):
-        if action.points is not None:
-            return "reveal", {"player": player, "cards": "", "points": str(action.points)}
-        return "reveal", {"player": player, "cards": str(action)[len("reveals ") :], "points": ""}
-    fields = {"player": player}
-    if isinstance(action, Draw):
-        fields["drawn"] = str(action.count)  # the "Drew first" stepper, then...
-        if action.play is None:  # ... the "Drew, no play" button
-            return "line", fields | {"action": "draw"}
-        action = action.play  # ... or the card
-    if isinstance(action, Play):  # the card keyboard, or a card's follow-up panel
-        fields.setdefault("drawn", "0")
-        if action.card.face is Face.DISCARD_ALL:  # its panel: the count, 0 or more
-            return "line", fields | {
-                "action": f"{action.card} discard",
-                "count": str(action.discard),
-            }
-    if isinstance(action, Roulette):  # the colour chosen, then the count
-        return "line", fields | {"action": f"roulette {action.color}", "count": str(action.count)}
-    if isinstance(action, Correct):  # a player's count: the number alone
-        return "line", fields | {"action": "has", "count": str(action.count)}
-    assert isinstance(action, Play | Take | CallUno | Catch | Correct | Wins | Out)
-    return "line", fields | {"action": str(action)}

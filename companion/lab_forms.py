@@ -13,7 +13,7 @@ from wtforms.validators import InputRequired, NumberRange
 
 from companion.forms import FROM_TO, NewMatchForm, options, refuse
 from companion.lab import MIN_HANDS, Settings, policy_title
-from engine import OFFICIAL, HouseRules
+from engine import HouseRules, mercy_problem, rule_fields, rules_from_fields
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.simulator import POLICIES
 
@@ -38,23 +38,15 @@ class RuleSetForm(Form):
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok: bool = super().validate(extra_validators)
-        if self["mercy_on"].data and self["mercy"].data is None:
-            refuse(self["mercy"], _("Give the Mercy limit, or switch the Mercy rule off."))
+        problem = mercy_problem(self.data)
+        if problem is not None:
+            refuse(self["mercy"], problem)
             ok = False
         return ok
 
     def house_rules(self) -> HouseRules:
-        data: dict[str, Any] = self.data
-        return HouseRules(
-            stack=data["stack"],
-            draw=data["draw"],
-            mercy=data["mercy"] if data["mercy_on"] else None,
-            final_draw=bool(data["final_draw"]),
-            seven=bool(data["seven"]),
-            zero=bool(data["zero"]),
-            target=data["target"] or OFFICIAL.target,
-            scoring=data["scoring"],
-        )
+        """Once valid: the rule set chosen (the engine reads the fields)."""
+        return rules_from_fields(self.data)
 
     def in_notation(self) -> str:
         """The rule set as a `rules:` value ("official", "stack=sum"), "" while invalid:
@@ -65,20 +57,9 @@ class RuleSetForm(Form):
             return ""
 
     def fill(self, rules: HouseRules) -> None:
-        """The fields set to `rules` (a match's house rules)."""
-        values = {
-            "stack": rules.stack,
-            "draw": rules.draw,
-            "mercy_on": rules.mercy is not None,
-            "mercy": rules.mercy if rules.mercy is not None else OFFICIAL.mercy,
-            "final_draw": rules.final_draw,
-            "seven": rules.seven,
-            "zero": rules.zero,
-            "target": rules.target,
-            "scoring": rules.scoring,
-        }
-        for name, value in values.items():
-            self[name].data = value
+        """The fields set to `rules` (a match's house rules), as a browser posts them."""
+        for name, value in rule_fields(rules).items():
+            self[name].process_formdata([] if value is None else [value])
 
 
 def _title(policy: str) -> LazyString:

@@ -14,6 +14,8 @@ from flask_babel import gettext as _
 from companion.matches import Table
 from engine import (
     ALL_CARDS,
+    KEY_ACTIONS,
+    START_CARDS,
     ActionLine,
     Card,
     Catch,
@@ -23,9 +25,12 @@ from engine import (
     State,
     describe,
     how_scored,
+    next_player,
+    reveal_tally,
     say,
     score_breakdown,
     short_names,
+    to_go,
 )
 from engine.i18n import N_
 from engine.legal import FollowUp
@@ -82,6 +87,15 @@ class Key:
     @property
     def code(self) -> str:
         return str(self.card)
+
+    @property
+    def action(self) -> str:
+        """What the key posts: the card played (asking nothing more)."""
+        return KEY_ACTIONS.play(self.card)
+
+    def named(self, color: Color) -> str:
+        """What the key of a wild naming `color` posts."""
+        return KEY_ACTIONS.play(self.card, color)
 
     @property
     def css(self) -> str:
@@ -183,16 +197,15 @@ class TableView:
         s = self.state
         if s.status != "playing":
             return []
-        # A card asks its follow-up from the hand it is played from. A draw entered on
-        # the stepper makes the hand bigger, but only the phone knows it before the tap:
-        # a key that would ask only after a draw plays at once, and the phone turns its
-        # tap into the question when a draw was entered (Key.asks_after_draw).
-        held = s.hands[s.turn] + self.drawn
+        # A card asks its follow-up from the hand it is played from, the cards drawn
+        # first included. A draw entered on the stepper is known only to the phone before
+        # the tap: a key that would ask only after a draw plays at once, and the phone
+        # turns its tap into the question when a draw was entered (Key.asks_after_draw).
         may_draw = not self.drawn and legal.can_draw
 
         def key(card: Card, playable: bool) -> Key:
-            asks = legal.follow_up(card, held)
-            after_draw = asks is None and may_draw and legal.follow_up(card, held + 1) is not None
+            asks = legal.follow_up(card, self.drawn)
+            after_draw = asks is None and may_draw and legal.follow_up(card, 1) is not None
             return Key(card, playable, asks, asks_after_draw=after_draw)
 
         if tab == PLAYABLE:
@@ -271,10 +284,8 @@ class TableView:
 
     @property
     def next_player(self) -> str | None:
-        s = self.state
-        if s.status != "playing" or len(s.out) >= len(s.players) - 1:
-            return None
-        return s.players[s.next_active(s.turn)]
+        """Who plays after the player whose turn it is (the engine's turn order)."""
+        return next_player(self.state)
 
     @property
     def max_discard(self) -> int:
@@ -286,7 +297,7 @@ class TableView:
         """What the picked card needs besides (a colour, a swap partner, a discard count)."""
         if self.picked is None or self.state.status != "playing":
             return None
-        return self.legal.follow_up(self.picked, self.state.hands[self.state.turn] + self.drawn)
+        return self.legal.follow_up(self.picked, self.drawn)
 
     @property
     def fixed_count(self) -> int | None:
@@ -312,5 +323,16 @@ class TableView:
         return how_scored(self.state) if self.state.status == "scoring" else None
 
     @property
-    def start_keys(self) -> list[Card]:
-        return [c for c in ALL_CARDS if c.number is not None]
+    def reveal_tally(self) -> list[str]:
+        """Each loser done revealing, in the engine's sentence."""
+        return reveal_tally(self.state)
+
+    @property
+    def to_go(self) -> list[int | None]:
+        """The points each seat still needs to reach the target (None: reached)."""
+        return to_go(self.state)
+
+    @property
+    def start_keys(self) -> tuple[Card, ...]:
+        """The cards a hand may start on (the engine's)."""
+        return START_CARDS

@@ -18,7 +18,28 @@ from engine.errors import (
     RecordError,
     RevealMismatch,
 )
-from engine.explain import describe, how_scored, say, score_breakdown, summary, whose_turn
+from engine.explain import (
+    describe,
+    how_scored,
+    reveal_tally,
+    say,
+    score_breakdown,
+    summary,
+    whose_turn,
+)
+from engine.fields import (
+    ACTION_FIELD,
+    KEY_ACTIONS,
+    REVEAL_FIELDS,
+    KeyActions,
+    line_fields,
+    line_text,
+    mercy_problem,
+    rule_fields,
+    rule_kind,
+    rule_values,
+    rules_from_fields,
+)
 from engine.game import Game, Replay, Step, replay
 from engine.legal import Legal
 from engine.names import (
@@ -55,18 +76,23 @@ from engine.notation import (
     parse_action,
     parse_line,
 )
+from engine.progress import START_CARDS, next_player, to_go
 from engine.rules import OFFICIAL, OPTIONS, HouseRules
 from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
 
 __all__ = [
+    "ACTION_FIELD",
     "ALL_CARDS",
     "CATCH_PENALTY",
     "DECK_SIZE",
+    "KEY_ACTIONS",
     "KNOCKOUT_POINTS",
     "MAX_NAME_LENGTH",
     "OFFICIAL",
     "OPTIONS",
+    "REVEAL_FIELDS",
     "SHORT_NAME_LENGTH",
+    "START_CARDS",
     "TYPED_NAME_LENGTH",
     "Action",
     "ActionLine",
@@ -86,6 +112,7 @@ __all__ = [
     "HandResult",
     "HouseRules",
     "IllegalActionError",
+    "KeyActions",
     "Legal",
     "Line",
     "NotationError",
@@ -109,16 +136,26 @@ __all__ = [
     "describe",
     "full_deck",
     "how_scored",
+    "line_fields",
+    "line_text",
+    "mercy_problem",
     "name_key",
     "name_problems",
+    "next_player",
     "parse_action",
     "parse_line",
     "replay",
+    "reveal_tally",
+    "rule_fields",
+    "rule_kind",
+    "rule_values",
+    "rules_from_fields",
     "same_player",
     "say",
     "score_breakdown",
     "short_names",
     "summary",
     "tidy_name",
+    "to_go",
     "whose_turn",
 ]

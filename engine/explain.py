@@ -154,6 +154,27 @@ def how_scored(state: State) -> str:
     return _(template, **fields)
 
 
+def reveal_tally(state: State) -> list[str]:
+    """While losers reveal: each loser done so far in a sentence, in seat order: their
+    points, or their knockout and who scores it under the match's scoring."""
+    s = state
+    winner = None if s.hand_winner is None else s.players[s.hand_winner]
+    tally = []
+    for i, name in enumerate(s.players):
+        if i == s.hand_winner:
+            continue
+        fields = {"name": name, "points": KNOCKOUT_POINTS, "winner": winner}
+        if i in s.out and s.rules.scoring == "low":
+            tally.append(_("{name}: knocked out, scores {points}", **fields))
+        elif i in s.out and winner is not None:
+            tally.append(_("{name}: knocked out, {points} to {winner}", **fields))
+        elif i in s.out:
+            tally.append(_("{name}: knocked out, {points} to the winner", **fields))
+        elif s.revealed[i] is not None:
+            tally.append(_("{name}: {points}", name=name, points=s.revealed[i]))
+    return tally
+
+
 def score_breakdown(state: State) -> str | None:
     """How the last scored hand's points were made ("Ann scores 305 = 55 from Cy + 250
     for Bob, knocked out."), for the end-of-hand screen; None until a hand is scored."""

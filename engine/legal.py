@@ -443,16 +443,15 @@ class Legal:
         out: list[ActionLine] = []
         if self.turn is not None and s.started:
             who = s.players[s.turn]
-            held = s.hands[s.turn]
             cards = sorted(self.cards, key=str)
-            plays = [p for c in cards for p in self._plays(c, held)]
+            plays = [p for c in cards for p in self._plays(c)]
             out += [ActionLine(who, p) for p in plays]
             if self.can_take:
                 out.append(ActionLine(who, Take()))
             room = self.draw_room
             if self.can_draw and room >= 1:
                 if s.room(s.turn) > 1:
-                    after_draw = [p for c in cards for p in self._plays(c, held + 1)]
+                    after_draw = [p for c in cards for p in self._plays(c, drawn=1)]
                     out += [ActionLine(who, Draw(1, p)) for p in after_draw]
                 # Drawing up to the Mercy limit (or a dry pile) may end with no play.
                 out.append(ActionLine(who, Draw(1 if self.can_pass else room)))
@@ -473,11 +472,11 @@ class Legal:
         out += [ActionLine(name, Out()) for name in self.knockouts]
         return out
 
-    def follow_up(self, card: Card, held: int | None = None) -> FollowUp | None:
-        """What else playing `card` from a hand of `held` cards (default: the hand of
-        the player whose turn it is) needs: a colour, a swap partner, a discard count."""
+    def follow_up(self, card: Card, drawn: int = 0) -> FollowUp | None:
+        """What else `card`, played by the player whose turn it is after drawing `drawn`
+        cards, needs: a colour, a swap partner, a discard count."""
         s = self._state
-        held = s.hands[s.turn] if held is None else held
+        held = s.hands[s.turn] + drawn
         if card.wild and card.face is not Face.WILD_ROULETTE:
             return "color"
         if card.number == 7 and s.rules.seven and held > 1:
@@ -486,13 +485,13 @@ class Legal:
             return "discard"
         return None
 
-    def _plays(self, card: Card, held: int) -> list[Play]:
-        """Ways to play `card` from a hand of `held` cards (follow-ups filled in)."""
-        need = self.follow_up(card, held)
+    def _plays(self, card: Card, drawn: int = 0) -> list[Play]:
+        """Ways to play `card` after drawing `drawn` cards (follow-ups filled in)."""
+        need = self.follow_up(card, drawn)
         if need == "color":
             return [Play(card, c) for c in Color]
         if need == "swap":
             return [Play(card, swap=t) for t in self.swap_targets]
         if need == "discard":
-            return [Play(card), Play(card, discard=discard_room(held))]
+            return [Play(card), Play(card, discard=self.max_discard(drawn))]
         return [Play(card)]

@@ -32,10 +32,6 @@ class HouseRules:
     scoring: ScoringRule = "high"
 
     @property
-    def is_official(self) -> bool:
-        return self == OFFICIAL
-
-    @property
     def lowest_wins(self) -> bool:
         """Is the match won by the lowest total (scoring=low) rather than the highest?"""
         return self.scoring == "low"

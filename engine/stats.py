@@ -33,7 +33,7 @@ shown as first seen; `names` renames a match's players (a group's roster).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Final, Literal
 
@@ -535,10 +535,6 @@ class Stats:
             (hands_won[0], hands_won[1]),
             (dealt[0], dealt[1]),
         )
-
-    def hand_rows(self) -> Iterator[HandRow]:
-        for match in self.matches:
-            yield from match.rows
 
     def to_json(self) -> dict[str, object]:
         return {

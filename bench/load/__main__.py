@@ -9,7 +9,7 @@ For each database it starts `gunicorn -c gunicorn.conf.py bench.bare_wsgi:app` o
 1. load: N tables at once, each one editor recording a random legal game (from the
    engine's true-card simulator) with a pause between plays, posting what the table
    screen posts (csrf_token, version, last, a fresh key, and the line's fields from
-   companion.forms.line_fields) and fetching the fragment after each 303 as htmx does;
+   the engine's line_fields) and fetching the fragment after each 303 as htmx does;
    four phones polling /m/<id>/live every 1.5 s; a light client times the bare endpoint;
 2. page weight: the table page and its scripts and styles, gzipped, and no third-party URL;
 3. growth: one long match, ~2,000 lines recorded back to back, the cost of action 20

@@ -1,7 +1,7 @@
 """The simulated tables: their games, and what each editor, phone and probe requests.
 
 An editor posts what the table screen posts for each line of a simulated game (the
-app's own mapping, companion.forms.line_fields, with the csrf_token, version, last and
+engine's mapping, engine.line_fields, with the csrf_token, version, last and
 a fresh key of the screen's forms), then fetches the fragment the 303 points to, as
 htmx does: that fragment is where the screen reads the table's new version and last
 line. A phone polls the URL of the table it last saw, as htmx does.
@@ -21,8 +21,7 @@ from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from bench.load.client import Reply, Session
-from companion.forms import line_fields, rule_fields
-from engine import HouseRules, parse_line
+from engine import REVEAL_FIELDS, HouseRules, line_fields, parse_line, rule_fields
 from engine.game import MAX_PLAYERS
 from engine.simulator import NAMES, Simulation
 
@@ -63,7 +62,8 @@ def simulated_game(seed: int, rules: HouseRules, needed: int) -> list[Post]:
     for text in game.record().splitlines():
         line = parse_line(text, NAMES[:PLAYERS])
         if line is not None and not text.startswith(HEADER):
-            posts.append(Post(*line_fields(line)))
+            fields = line_fields(line)
+            posts.append(Post("reveal" if REVEAL_FIELDS & fields.keys() else "line", fields))
     return posts
 
 

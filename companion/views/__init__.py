@@ -50,12 +50,12 @@ def malformed_body(error: Exception) -> tuple[str, int]:
 def init_templates(app: Flask) -> None:
     """What every template may use beside Flask's own."""
     from companion.table_view import face
-    from engine import DECK_SIZE, KNOCKOUT_POINTS, Color
+    from engine import DECK_SIZE, KEY_ACTIONS, Color
 
     app.jinja_env.globals.update(
         face=face,
         colors=list(Color),
-        knockout_points=KNOCKOUT_POINTS,
+        actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
     )

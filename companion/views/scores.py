@@ -13,7 +13,7 @@ from companion.charts import DASHES, MARKERS, PALETTE
 from companion.forms import RevealForm
 from companion.store import current_store
 from companion.views.respond import answer, match_awards, render_table
-from engine import NotationError, State
+from engine import NotationError, State, to_go
 
 bp = Blueprint("scores", __name__, url_prefix="/m")
 
@@ -111,6 +111,7 @@ def board(match_id: str) -> str:
         lines=lines,
         ticks=ticks,
         target=target,
+        to_go=to_go(state),
         target_y=target_y,
         ranking=ranking,
         heads=heads,

@@ -6,15 +6,15 @@ form, the values a form would submit. `Tabletop` creates matches through the
 new-match form and records lines through the table's forms: the hidden fields
 (CSRF token, version, last line, form key, screen stamp) of a form on the page it last
 saw, and
-the fields the screen posts for the line (`companion.forms.line_fields`, the app's
-own inverse mapping), exactly as the screen sends them.
+the fields the screen posts for the line (the engine's `line_fields`, the mapping the
+app reads them back with), exactly as the screen sends them.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -28,12 +28,27 @@ from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
 from companion.access import Phone
-from companion.forms import dealer_field, line_fields, rule_fields
 from companion.matches import Match
 from companion.models import LINES, MATCHES
 from companion.store import current_store
-from engine import EngineError, HouseRules, parse_line
+from engine import (
+    REVEAL_FIELDS,
+    EngineError,
+    HouseRules,
+    line_fields,
+    name_key,
+    parse_line,
+    rule_fields,
+)
 from engine.notation import HEADER_KEYS, strip_comment
+
+
+def dealer_field(players: Sequence[str], dealer: str) -> str:
+    """The new-match form's `dealer` value for `dealer` when `players` fill the rows
+    from the top, as a browser posts it (the inverse of `NewMatchForm.dealer_name`)."""
+    keys = [name_key(name) for name in players]
+    return str(keys.index(name_key(dealer)) + 1)
+
 
 RECORDS = Path(__file__).resolve().parents[1] / "engine" / "records"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
@@ -586,14 +601,15 @@ class Tabletop:
 
     def play(self, match_id: str, body: str) -> Page:
         """One record line through the form that records it, as the screen posts it (the
-        app's own mapping, `line_fields`). A line the engine can't read is typed into the
+        engine's mapping, `line_fields`). A line the engine can't read is typed into the
         correction field, the one field that takes an action as text."""
         try:
             line = parse_line(body, list(self.page(match_id).seats()))
         except EngineError:
             line = None
         if line is not None:
-            endpoint, fields = line_fields(line)
+            fields = line_fields(line)
+            endpoint = "reveal" if REVEAL_FIELDS & fields.keys() else "line"
             return self.post_fields(match_id, endpoint, fields)
         player, _, rest = body.partition(":")
         if header_key(body):

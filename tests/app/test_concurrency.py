@@ -37,11 +37,19 @@ from sqlalchemy import select
 
 from companion.access import Phone
 from companion.extensions import db
-from companion.forms import line_fields
 from companion.models import LINES
 from companion.outcomes import Recorded, Undone
 from companion.store import current_store
-from engine import DealerLine, Game, PlayersLine, RulesLine, parse_line, replay
+from engine import (
+    REVEAL_FIELDS,
+    DealerLine,
+    Game,
+    PlayersLine,
+    RulesLine,
+    line_fields,
+    parse_line,
+    replay,
+)
 from engine.cli import check_text
 from tests.app.helpers import (
     Form,
@@ -410,10 +418,11 @@ def a_legal_line(game: Game, rng: random.Random) -> str | None:
 
 def line_form(seen: Seen, line: str, key: str) -> tuple[str, dict[str, str]]:
     """What the table screen seen posts for `line`: the endpoint under /m/<id>/ and the
-    fields (the app's own mapping, with the hidden fields of a form on that screen)."""
+    fields (the engine's mapping, with the hidden fields of a form on that screen)."""
     parsed = parse_line(line, seen.game.players)
     assert parsed is not None, line
-    endpoint, fields = line_fields(parsed)
+    fields = line_fields(parsed)
+    endpoint = "reveal" if REVEAL_FIELDS & fields.keys() else "line"
     hidden = {
         "csrf_token": seen.token,
         "version": str(seen.version),

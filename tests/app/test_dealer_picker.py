@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.forms import dealer_field
-from tests.app.helpers import Page, Tabletop
+from tests.app.helpers import Page, Tabletop, dealer_field
 
 
 def ticked(page: Page) -> list[str]:

@@ -25,6 +25,7 @@ from flask_migrate import downgrade, upgrade
 from companion import lab_worker
 from companion.extensions import db
 from companion.lab import Lab, LabRun
+from engine import OFFICIAL, HouseRules, rule_fields
 from tests.app.helpers import Page, Tabletop
 
 HX = {"HX-Request": "true"}
@@ -168,8 +169,11 @@ def test_a_match_prefills_its_house_rules_as_b_and_its_players(
     table = tabletop.get(f"/m/{match_id}")
     assert table.doc.find("a", href=f"/lab?match={match_id}") is not None
     form = phone.form(f"/lab?match={match_id}")
-    assert (form["a-stack"], form["a-mercy"]) == ("last", "25")
-    assert (form["b-stack"], form["b-mercy"], form["players"]) == ("sum", "30", "3")
+    # Each rule set is the engine's house-rule fields under its prefix (engine.fields).
+    for prefix, rules in (("a-", OFFICIAL), ("b-", HouseRules(stack="sum", mercy=30))):
+        expected = rule_fields(rules, prefix)
+        assert {name: form.get(name) for name in expected} == expected
+    assert form["players"] == "3"
     # A match this phone does not have prefills nothing.
     other = Tabletop(phone.app, phone.app.test_client())
     assert LabPhone(phone.app, other).form(f"/lab?match={match_id}")["b-stack"] == "last"

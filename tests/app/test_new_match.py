@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from companion.forms import rule_fields
-from engine import HouseRules
+from engine import HouseRules, rule_fields
 from tests.app.helpers import Page, Tabletop
 
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from companion.forms import dealer_field
 from companion.lookalikes import look_alike, look_alike_problems
-from tests.app.helpers import Page, Tabletop
+from tests.app.helpers import Page, Tabletop, dealer_field
 from tests.app.test_transfer import import_file, import_text, new_id
 
 ZWSP, NUL, RLO = "\u200b", "\x00", "\u202e"

@@ -10,7 +10,7 @@ from tests.engine.conftest import game, play, refuse
 
 def test_defaults_are_the_official_sheet() -> None:
     rules = HouseRules()
-    assert rules == OFFICIAL and rules.is_official
+    assert rules == OFFICIAL and str(rules) == "official"
     assert (rules.stack, rules.draw, rules.mercy, rules.final_draw) == ("last", "until", 25, False)
     assert (rules.seven, rules.zero, rules.target, rules.scoring) == (True, True, 1000, "high")
     assert str(rules) == "official"

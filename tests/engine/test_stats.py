@@ -224,7 +224,7 @@ def test_a_quick_score_match_counts_for_what_it_records() -> None:
     assert (ann.matches, ann.hands, ann.hands_won, ann.points) == (0, 2, 1, 285)
     assert (cy.hands_won, cy.points, bob.knockouts_suffered) == (1, 15, 1)
     assert s.group.knockouts_dealt == 0 and s.group.hands_counted == 0
-    assert all(row.quick and row.cards_at_end is None for row in s.hand_rows())
+    assert all(row.quick and row.cards_at_end is None for match in s.matches for row in match.rows)
 
 
 def test_a_match_in_progress_is_not_counted_as_lost() -> None:
