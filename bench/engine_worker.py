@@ -57,7 +57,10 @@ def apply_loop(records_dir: str, rounds: int) -> float:
 def hands_loop(hands: int, seed: int, rounds: int) -> float:
     """Simulated 4-player hands per second (true cards, the simulator's default policy):
     the same `hands` hands (same seed) played `rounds` times, the best."""
-    from engine.simulator import Simulation
+    try:  # the two floors (engine.tools), or a baseline from before them
+        from engine.tools.simulator import Simulation
+    except ImportError:
+        from engine.simulator import Simulation  # type: ignore[no-redef]
 
     best = float("inf")
     for _ in range(rounds):

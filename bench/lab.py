@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.lab import compare
-from engine.rules import HouseRules
-from engine.simulator import POLICIES
+from engine.core.rules import HouseRules
+from engine.tools.lab import compare
+from engine.tools.simulator import POLICIES
 
 TARGET_SECONDS = 30.0
 

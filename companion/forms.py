@@ -47,9 +47,9 @@ from engine import (
     Take,
     Wins,
 )
-from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.names import TYPED_NAME_LENGTH, name_key, name_problems, tidy_name
-from engine.rules import MERCY_RANGE, TARGET_RANGE
+from engine.core.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.core.names import TYPED_NAME_LENGTH, name_key, name_problems, tidy_name
+from engine.core.rules import MERCY_RANGE, TARGET_RANGE
 
 
 def options(pairs: Iterable[tuple[str, str | LazyString]]) -> list[SelectChoice]:

@@ -15,8 +15,8 @@ from companion.access import Role
 from companion.group_history import History, Seats
 from companion.matches import Match
 from engine import name_key
-from engine.names import same_player
-from engine.stats import Figures, HeadToHead, MatchStats, Stats
+from engine.core.names import same_player
+from engine.tools.stats import Figures, HeadToHead, MatchStats, Stats
 
 
 @dataclass(frozen=True, slots=True)

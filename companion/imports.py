@@ -25,7 +25,7 @@ from engine import (
     Wins,
     replay,
 )
-from engine.notation import strip_comment
+from engine.core.notation import strip_comment
 
 HEADER_LINES = 3  # players, dealer, rules: a record's lines that are not the match's log
 

@@ -14,8 +14,8 @@ from wtforms.validators import InputRequired, NumberRange
 from companion.forms import FROM_TO, NewMatchForm, options, refuse
 from companion.lab import MIN_HANDS, Settings, policy_title
 from engine import OFFICIAL, HouseRules
-from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.simulator import POLICIES
+from engine.core.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.tools.simulator import POLICIES
 
 DEFAULT_HANDS = 5_000
 HANDS_STEP = 1_000  # what the hands stepper's buttons add or take

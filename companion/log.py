@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from companion.matches import Match
 from engine import Step, describe, score_breakdown
-from engine.state import HandScored
+from engine.core.state import HandScored
 
 
 @dataclass(frozen=True, slots=True)

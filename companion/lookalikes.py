@@ -22,7 +22,7 @@ from confusable_homoglyphs import confusables
 from flask_babel import gettext as _
 
 from engine import IllegalActionError, same_player
-from engine.names import character_name, tidy_name
+from engine.core.names import character_name, tidy_name
 
 
 class LookAlikeNames(IllegalActionError):

@@ -57,7 +57,7 @@ from engine import (
     summary,
     whose_turn,
 )
-from engine.i18n import SOURCE_LANGUAGE, language
+from engine.core.i18n import SOURCE_LANGUAGE, language
 
 MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
 # A match's lines at most (MAX_MATCH_LINES): 17 times the longest of 300 whole matches

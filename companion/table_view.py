@@ -27,9 +27,9 @@ from engine import (
     score_breakdown,
     short_names,
 )
-from engine.i18n import N_
-from engine.legal import FollowUp
-from engine.state import HandScored, KnockedOut, MatchWon, UnoWindow
+from engine.core.i18n import N_
+from engine.core.legal import FollowUp
+from engine.core.state import HandScored, KnockedOut, MatchWon, UnoWindow
 
 # How a face is drawn on a key: an icon of the app's own (static/icons.svg) and/or text,
 # never an emoji (a phone without an emoji font shows an empty box).

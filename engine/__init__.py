@@ -8,8 +8,8 @@
 ('Bob', 2)
 """
 
-from engine.cards import ALL_CARDS, DECK_SIZE, Card, Color, Face, full_deck
-from engine.errors import (
+from .core.cards import ALL_CARDS, DECK_SIZE, Card, Color, Face, full_deck
+from .core.errors import (
     CardCountError,
     EngineError,
     IllegalActionError,
@@ -18,10 +18,10 @@ from engine.errors import (
     RecordError,
     RevealMismatch,
 )
-from engine.explain import describe, how_scored, say, score_breakdown, summary, whose_turn
-from engine.game import Game, Replay, Step, replay
-from engine.legal import Legal
-from engine.names import (
+from .core.explain import describe, how_scored, say, score_breakdown, summary, whose_turn
+from .core.game import Game, Replay, Step, replay
+from .core.legal import Legal
+from .core.names import (
     MAX_NAME_LENGTH,
     SHORT_NAME_LENGTH,
     TYPED_NAME_LENGTH,
@@ -32,7 +32,7 @@ from engine.names import (
     short_names,
     tidy_name,
 )
-from engine.notation import (
+from .core.notation import (
     Action,
     ActionLine,
     CallUno,
@@ -55,8 +55,8 @@ from engine.notation import (
     parse_action,
     parse_line,
 )
-from engine.rules import OFFICIAL, OPTIONS, HouseRules
-from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
+from .core.rules import OFFICIAL, OPTIONS, HouseRules
+from .core.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
 
 __all__ = [
     "ALL_CARDS",

@@ -33,7 +33,7 @@ from companion.matches import Match
 from companion.models import LINES, MATCHES
 from companion.store import current_store
 from engine import EngineError, HouseRules, parse_line
-from engine.notation import HEADER_KEYS, strip_comment
+from engine.core.notation import HEADER_KEYS, strip_comment
 
 RECORDS = Path(__file__).resolve().parents[1] / "engine" / "records"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}

@@ -42,7 +42,7 @@ from companion.models import LINES
 from companion.outcomes import Recorded, Undone
 from companion.store import current_store
 from engine import DealerLine, Game, PlayersLine, RulesLine, parse_line, replay
-from engine.cli import check_text
+from engine.tools.cli import check_text
 from tests.app.helpers import (
     Form,
     Node,

@@ -8,8 +8,8 @@ import math
 import pytest
 
 from engine.__main__ import main
-from engine.lab import Comparison, Estimate, compare, difference, mean, median, relative
-from engine.rules import OFFICIAL, HouseRules
+from engine.core.rules import OFFICIAL, HouseRules
+from engine.tools.lab import Comparison, Estimate, compare, difference, mean, median, relative
 
 SUM_30 = HouseRules.parse("stack=sum, mercy=30")
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from engine.paper import HANDS, TOLERANCE, reproduce
+from engine.tools.paper import HANDS, TOLERANCE, reproduce
 
 
 @pytest.mark.slow

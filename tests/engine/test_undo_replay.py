@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine import Game, HouseRules, RecordError, replay
-from engine.state import State
+from engine.core.state import State
 from tests.engine.conftest import RECORDS, game
 
 MATCH = """

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import Card, Color
-from engine.errors import IllegalActionError
-from engine.i18n import N_, _
-from engine.legal import card_refusal, needed_to_stack
-from engine.rules import OFFICIAL, HouseRules
-from engine.state import State
+from .cards import Card, Color
+from .errors import IllegalActionError
+from .i18n import N_, _
+from .legal import card_refusal, needed_to_stack
+from .rules import OFFICIAL, HouseRules
+from .state import State
 
 PLAYER = N_("The player")
 # The made-up table: the player asking, then two others.

@@ -11,10 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final, Literal
 
-from engine.cards import ALL_CARDS, Card, Color, Face
-from engine.errors import CardCountError, IllegalActionError, OutOfTurnError
-from engine.i18n import N_, _
-from engine.notation import (
+from .cards import ALL_CARDS, Card, Color, Face
+from .errors import CardCountError, IllegalActionError, OutOfTurnError
+from .i18n import N_, _
+from .notation import (
     ActionLine,
     CallUno,
     Catch,
@@ -26,7 +26,7 @@ from engine.notation import (
     Roulette,
     Take,
 )
-from engine.state import CATCH_PENALTY, Facing, State
+from .state import CATCH_PENALTY, Facing, State
 
 DRAW_VALUES: Final = (2, 4, 6, 10)
 FollowUp = Literal["color", "swap", "discard"]

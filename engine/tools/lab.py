@@ -1,7 +1,7 @@
 """The house-rule lab: two rule sets played by the simulator, compared with confidence.
 
 `compare` plays `hands` simulated hands under each rule set (real shuffled decks,
-engine/simulator.py) and measures what a table feels: how long a hand lasts, how often
+engine/tools/simulator.py) and measures what a table feels: how long a hand lasts, how often
 it ends by knockout, how many hands a match takes, and how often the first player wins.
 Each figure comes with its 95% confidence interval, and so does each difference (B
 minus A): a normal approximation over thousands of independent hands, the median's
@@ -25,9 +25,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.i18n import N_, _
-from engine.rules import HouseRules
-from engine.simulator import HandOutcome, Simulation
+from ..core.i18n import N_, _
+from ..core.rules import HouseRules
+from .simulator import HandOutcome, Simulation
 
 CHUNK: Final = 250  # hands per unit of work: a seed of its own, one progress step
 Z95: Final = 1.959964  # the normal quantile of a two-sided 95% interval

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from engine.cards import DECK_SIZE, HAND_SIZE, Card, Color
-from engine.i18n import _, ngettext
-from engine.rules import HouseRules
+from .cards import DECK_SIZE, HAND_SIZE, Card, Color
+from .i18n import _, ngettext
+from .rules import HouseRules
 
 Status = Literal["playing", "scoring", "hand_over", "match_over"]
 Facing = Literal["play", "stack", "roulette"]

@@ -37,11 +37,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Final, Literal
 
-from engine.game import Game
-from engine.i18n import _, ngettext
-from engine.names import name_key
-from engine.notation import ActionLine, Catch, Correct, Draw, Line, Out, Play, Roulette, Take
-from engine.state import FinalDraw, HandWon, KnockedOut, State
+from ..core.game import Game
+from ..core.i18n import _, ngettext
+from ..core.names import name_key
+from ..core.notation import ActionLine, Catch, Correct, Draw, Line, Out, Play, Roulette, Take
+from ..core.state import FinalDraw, HandWon, KnockedOut, State
 
 MatchKey = str | int | None
 KnockoutHow = Literal["stack", "roulette", "catch", "final_draw", "draw", "correction", "quick"]

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from engine.cards import DECK_SIZE, Card, Face
-from engine.errors import CardCountError, IllegalActionError, RevealMismatch
-from engine.i18n import N_, _, ngettext
-from engine.legal import (
+from .cards import DECK_SIZE, Card, Face
+from .errors import CardCountError, IllegalActionError, RevealMismatch
+from .i18n import N_, _, ngettext
+from .legal import (
     card_refusal,
     discard_room,
     needed_to_stack,
     status_refusal,
     turn_refusal,
 )
-from engine.names import same_player
-from engine.notation import (
+from .names import same_player
+from .notation import (
     ActionLine,
     CallUno,
     Catch,
@@ -42,7 +42,7 @@ from engine.notation import (
     Take,
     Wins,
 )
-from engine.state import (
+from .state import (
     CATCH_PENALTY,
     KNOCKOUT_POINTS,
     FinalDraw,
