@@ -135,7 +135,6 @@ class Face(enum.Enum):
         return self._title if self.number is not None else _(self._title)
 
 
-NUMBER_FACES: Final = tuple(f for f in Face if f.number is not None)
 COLOR_FACES: Final = tuple(f for f in Face if not f.wild)
 WILD_FACES: Final = tuple(f for f in Face if f.wild)
 
@@ -268,7 +267,6 @@ _CARD_BY_CODE: Final = {str(card): card for card in ALL_CARDS}
 
 DECK_SIZE: Final = sum(card.copies for card in ALL_CARDS)
 HAND_SIZE: Final = 7
-CARDS_PER_COLOR: Final = sum(face.copies for face in COLOR_FACES)
 
 assert DECK_SIZE == 168, DECK_SIZE
 

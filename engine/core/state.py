@@ -20,7 +20,6 @@ Status = Literal["playing", "scoring", "hand_over", "match_over"]
 Facing = Literal["play", "stack", "roulette"]
 
 CLOCKWISE: Final = 1
-COUNTERCLOCKWISE: Final = -1
 KNOCKOUT_POINTS: Final = 250  # scored for each player the Mercy rule knocked out
 CATCH_PENALTY: Final = 2  # cards drawn by a player caught without an UNO call
 
