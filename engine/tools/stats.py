@@ -6,6 +6,7 @@ player, a row per player per scored hand (`HandRow`), every knockout with who
 dealt it (`Knockout`), and the match's awards. `group_stats(matches)` adds up any
 number of `MatchStats` without reading a game again, so a caller that keeps the
 `MatchStats` of a finished match (it never changes) pays for a new match only.
+The values are in figures.py, the adding up in totals.py; this module names them all.
 
 What counts:
 
@@ -33,198 +34,28 @@ shown as first seen; `names` renames a match's players (a group's roster).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, fields, replace
-from typing import Final, Literal
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Final
 
 from ..core.game import Game
-from ..core.i18n import _, ngettext
-from ..core.names import name_key
 from ..core.notation import ActionLine, Catch, Correct, Draw, Line, Out, Play, Roulette, Take
 from ..core.state import FinalDraw, HandWon, KnockedOut, State
-
-MatchKey = str | int | None
-KnockoutHow = Literal["stack", "roulette", "catch", "final_draw", "draw", "correction", "quick"]
-WonBy = Literal["last_card", "last_standing"]
-AwardKind = Literal["knockouts_dealt", "survived", "sent", "catches", "last_standing"]
-
-BIG_STACK: Final = 10  # a stack from +10 up earns an award (survived, sent)
-
-
-@dataclass(frozen=True, slots=True)
-class Figures:
-    """What some hands add up to: one player's (in a match, or overall), or a group's.
-
-    `matches` are finished matches (one still being played is neither won nor lost).
-    For a group: `matches` counted, `matches_won` finished, `hands` scored and
-    `hands_won` the same; knockouts suffered are all knockouts, dealt those
-    somebody dealt; the average of cards is over every player's hand."""
-
-    matches: int = 0
-    matches_won: int = 0
-    hands: int = 0
-    hands_won: int = 0
-    won_by_last_card: int = 0
-    won_last_standing: int = 0
-    points: int = 0
-    knockouts_suffered: int = 0
-    knockouts_dealt: int = 0
-    biggest_stack_taken: int = 0
-    biggest_stack_sent: int = 0
-    uno_missed: int = 0
-    catches: int = 0
-    cards_at_end: int = 0  # added up over the hands counted
-    hands_counted: int = 0  # hands whose cards at the end are known
-
-    @property
-    def average_cards_at_end(self) -> float | None:
-        return self.cards_at_end / self.hands_counted if self.hands_counted else None
-
-    def __add__(self, other: Figures) -> Figures:
-        """Counts add up; the biggest stacks are the larger of the two."""
-        a, b = self, other
-        return Figures(
-            a.matches + b.matches,
-            a.matches_won + b.matches_won,
-            a.hands + b.hands,
-            a.hands_won + b.hands_won,
-            a.won_by_last_card + b.won_by_last_card,
-            a.won_last_standing + b.won_last_standing,
-            a.points + b.points,
-            a.knockouts_suffered + b.knockouts_suffered,
-            a.knockouts_dealt + b.knockouts_dealt,
-            max(a.biggest_stack_taken, b.biggest_stack_taken),
-            max(a.biggest_stack_sent, b.biggest_stack_sent),
-            a.uno_missed + b.uno_missed,
-            a.catches + b.catches,
-            a.cards_at_end + b.cards_at_end,
-            a.hands_counted + b.hands_counted,
-        )
-
-    def to_json(self) -> dict[str, object]:
-        data: dict[str, object] = asdict(self)
-        average = self.average_cards_at_end
-        data["average_cards_at_end"] = None if average is None else round(average, 2)
-        return data
-
-
-_FIELDS: Final = tuple(f.name for f in fields(Figures))
-NOTHING: Final = Figures()
-
-
-@dataclass(frozen=True, slots=True)
-class Knockout:
-    hand: int
-    player: str
-    by: str | None  # who dealt it; None: nobody
-    cards: int  # held when knocked out (a quick result: set aside)
-    how: KnockoutHow
-
-
-@dataclass(frozen=True, slots=True)
-class HandRow:
-    """One player in one scored hand (a CSV row per player per hand)."""
-
-    match: MatchKey
-    hand: int
-    player: str
-    seat: int
-    quick: bool  # entered as a result only
-    won: bool
-    won_by: WonBy | None
-    points: int  # added to the player's total
-    knocked_out: bool
-    knocked_out_by: str | None
-    knockouts_dealt: int
-    cards_at_end: int | None  # None: knocked out, or a quick hand
-    biggest_stack_taken: int
-    biggest_stack_sent: int
-    uno_missed: int
-    catches: int
-
-
-@dataclass(frozen=True, slots=True)
-class Award:
-    """A line for the winner's screen; said in the current language when shown."""
-
-    kind: AwardKind
-    player: str
-    n: int
-
-    def __str__(self) -> str:
-        if self.kind == "knockouts_dealt":
-            return ngettext(
-                "{player} dealt {n} knockout",
-                "{player} dealt {n} knockouts",
-                self.n,
-                player=self.player,
-            )
-        if self.kind == "survived":  # a stack of BIG_STACK or more: always plural
-            return _("{player} survived a +{n}", player=self.player, n=self.n)
-        if self.kind == "sent":
-            return _("{player} sent the biggest stack: +{n}", player=self.player, n=self.n)
-        if self.kind == "catches":
-            return ngettext(
-                "{player} caught {n} missed UNO",
-                "{player} caught {n} missed UNOs",
-                self.n,
-                player=self.player,
-            )
-        return ngettext(
-            "{player} won {n} hand as the last player left",
-            "{player} won {n} hands as the last player left",
-            self.n,
-            player=self.player,
-        )
-
-    def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "player": self.player, "n": self.n, "text": str(self)}
-
-
-@dataclass(frozen=True, slots=True)
-class MatchStats:
-    """One match read once: what the group page, a player's page and the CSV need."""
-
-    key: MatchKey  # the caller's name for the match (an id, a file)
-    players: tuple[str, ...]  # in seating order
-    lines: int
-    scores: tuple[int, ...]  # match totals, by seat
-    lowest_wins: bool
-    winner: str | None  # the match's winner, once it is over
-    hand_winners: tuple[str, ...]  # by scored hand, in order
-    figures: tuple[Figures, ...]  # by seat
-    group: Figures  # the match as a whole
-    rows: tuple[HandRow, ...]
-    knockouts: tuple[Knockout, ...]  # in scored hands, in order
-    awards: tuple[Award, ...]
-
-    @property
-    def hands(self) -> int:
-        return len(self.hand_winners)
-
-    @property
-    def finished(self) -> bool:
-        return self.winner is not None
-
-    def player(self, name: str) -> Figures:
-        key = name_key(name)
-        for seat, player in enumerate(self.players):
-            if name_key(player) == key:
-                return self.figures[seat]
-        return NOTHING
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "match": self.key,
-            "players": list(self.players),
-            "lines": self.lines,
-            "hands": self.hands,
-            "winner": self.winner,
-            "scores": dict(zip(self.players, self.scores, strict=True)),
-            "figures": {p: f.to_json() for p, f in zip(self.players, self.figures, strict=True)},
-            "knockouts": [asdict(k) for k in self.knockouts],
-            "awards": [a.to_json() for a in self.awards],
-        }
+from .figures import BIG_STACK as BIG_STACK
+from .figures import FIELDS as FIELDS
+from .figures import NOTHING as NOTHING
+from .figures import Award as Award
+from .figures import AwardKind as AwardKind
+from .figures import Figures as Figures
+from .figures import HandRow as HandRow
+from .figures import Knockout as Knockout
+from .figures import KnockoutHow as KnockoutHow
+from .figures import MatchKey as MatchKey
+from .figures import MatchStats as MatchStats
+from .figures import WonBy as WonBy
+from .totals import HeadToHead as HeadToHead
+from .totals import Stats as Stats
+from .totals import group_stats as group_stats
 
 
 class _HandTally:
@@ -250,7 +81,7 @@ def match_stats(
     shown = tuple(names.get(p, p) for p in game.seating) if names else game.players
     seating: tuple[str, ...] = ()
     n = len(shown)
-    totals = [[0] * len(_FIELDS) for _seat in range(n)]
+    totals = [[0] * len(FIELDS) for _seat in range(n)]
     hand_winners: list[str] = []
     rows: list[HandRow] = []
     knockouts: list[Knockout] = []  # of scored hands
@@ -389,7 +220,7 @@ def _knockout(
     return by, cards, how
 
 
-_INDEX: Final = {name: i for i, name in enumerate(_FIELDS)}
+_INDEX: Final = {name: i for i, name in enumerate(FIELDS)}
 
 
 def _add_row(values: list[int], row: HandRow) -> None:
@@ -440,129 +271,6 @@ def _with_awards(match: MatchStats, survived: list[int]) -> MatchStats:
     best("catches", (f.catches for f in match.figures), 1)
     best("last_standing", (f.won_last_standing for f in match.figures), 1)
     return replace(match, awards=tuple(awards))
-
-
-@dataclass(frozen=True, slots=True)
-class HeadToHead:
-    """Two players, `a` and `b`, over the matches both played (counted once a hand is
-    scored): how many, and how many each won (a match won by someone else, or not
-    over, counts for neither); the hands both played (a knocked-out player played
-    the hand too) and how many each won; and the knockouts each dealt the other.
-    Pairs are (a's, b's)."""
-
-    a: str
-    b: str
-    matches: int = 0
-    matches_won: tuple[int, int] = (0, 0)
-    hands: int = 0
-    hands_won: tuple[int, int] = (0, 0)
-    knockouts_dealt: tuple[int, int] = (0, 0)  # a's on b, b's on a
-
-    @property
-    def leader(self) -> str | None:
-        """Who won more matches together, then more hands; None when even."""
-        for pair in (self.matches_won, self.hands_won):
-            if pair[0] != pair[1]:
-                return self.a if pair[0] > pair[1] else self.b
-        return None
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "players": [self.a, self.b],
-            "matches": self.matches,
-            "matches_won": list(self.matches_won),
-            "hands": self.hands,
-            "hands_won": list(self.hands_won),
-            "knockouts_dealt": list(self.knockouts_dealt),
-            "leader": self.leader,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    """A group's statistics: each player's figures, the group's, and every match's."""
-
-    matches: tuple[MatchStats, ...]  # in the order given (the app: by date)
-    players: Mapping[str, Figures]  # by name as first seen, in that order
-    group: Figures
-
-    def player(self, name: str) -> Figures:
-        key = name_key(name)
-        for player, figures in self.players.items():
-            if name_key(player) == key:
-                return figures
-        return NOTHING
-
-    def leaderboard(self) -> list[tuple[str, Figures]]:
-        """Players by matches won, then hands won, then points (fewest first when the
-        matches were played to the lowest total), then name."""
-        low = all(m.lowest_wins for m in self.matches) and bool(self.matches)
-        return sorted(
-            self.players.items(),
-            key=lambda item: (
-                -item[1].matches_won,
-                -item[1].hands_won,
-                item[1].points if low else -item[1].points,
-                name_key(item[0]),
-            ),
-        )
-
-    def head_to_head(self, a: str, b: str) -> HeadToHead:
-        ka, kb = name_key(a), name_key(b)
-        matches = hands = 0
-        won, hands_won, dealt = [0, 0], [0, 0], [0, 0]
-        for match in self.matches:
-            keys = [name_key(p) for p in match.players]
-            if ka not in keys or kb not in keys or not match.hands:
-                continue
-            matches += match.finished  # one still being played is neither side's
-            hands += match.hands
-            pair = (match.players[keys.index(ka)], match.players[keys.index(kb)])
-            for side, name in enumerate(pair):
-                won[side] += match.winner == name
-                hands_won[side] += match.hand_winners.count(name)
-            for ko in match.knockouts:
-                if ko.by == pair[0] and ko.player == pair[1]:
-                    dealt[0] += 1
-                elif ko.by == pair[1] and ko.player == pair[0]:
-                    dealt[1] += 1
-        return HeadToHead(
-            a,
-            b,
-            matches,
-            (won[0], won[1]),
-            hands,
-            (hands_won[0], hands_won[1]),
-            (dealt[0], dealt[1]),
-        )
-
-    def hand_rows(self) -> Iterator[HandRow]:
-        for match in self.matches:
-            yield from match.rows
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "players": {name: figures.to_json() for name, figures in self.players.items()},
-            "group": self.group.to_json(),
-            "matches": [match.to_json() for match in self.matches],
-        }
-
-
-def group_stats(matches: Iterable[MatchStats]) -> Stats:
-    """Add up matches already read (no game is read again)."""
-    kept = tuple(matches)
-    players: dict[str, Figures] = {}
-    first_seen: dict[str, str] = {}  # a name as written -> the player's name as first seen
-    by_key: dict[str, str] = {}  # name_key -> the name as first seen
-    group = NOTHING
-    for match in kept:
-        group += match.group
-        for name, figures in zip(match.players, match.figures, strict=True):
-            first = first_seen.get(name)
-            if first is None:
-                first = first_seen[name] = by_key.setdefault(name_key(name), name)
-            players[first] = players.get(first, NOTHING) + figures
-    return Stats(kept, players, group)
 
 
 def stats(games: Iterable[Game]) -> Stats:
