@@ -8,15 +8,15 @@ from .i18n import _, ngettext
 from .legal import status_refusal
 from .piles import draw_cards, short_count
 from .scoring import mercy, pass_turn_after_knockout, score_if_revealed
-from .state import CATCH_PENALTY, State, UnoWindow
+from .state import CATCH_PENALTY, Draft, UnoWindow
 
 
-def close_uno_windows(s: State) -> None:
+def close_uno_windows(s: Draft) -> None:
     """A turn begins: nobody can be caught for an earlier missed UNO any more."""
     s.uno_open = frozenset()
 
 
-def recount_uno(s: State, seats: list[int]) -> None:
+def recount_uno(s: Draft, seats: list[int]) -> None:
     """Players whose hands changed hands: one card means UNO again, else no UNO state."""
     for seat in seats:
         if s.hands[seat] == 1:
@@ -31,7 +31,7 @@ def recount_uno(s: State, seats: list[int]) -> None:
 # ---------------------------------------------------------------- any time
 
 
-def call_uno(s: State, seat: int) -> None:
+def call_uno(s: Draft, seat: int) -> None:
     refusal = status_refusal(s)
     if refusal is not None:
         raise refusal
@@ -52,7 +52,7 @@ def call_uno(s: State, seat: int) -> None:
     s.uno_called |= {seat}
 
 
-def catch(s: State, seat: int, target: int) -> None:
+def catch(s: Draft, seat: int, target: int) -> None:
     refusal = status_refusal(s)
     if refusal is not None:
         raise refusal
@@ -92,7 +92,7 @@ def catch(s: State, seat: int, target: int) -> None:
         pass_turn_after_knockout(s, target)
 
 
-def correct(s: State, seat: int, count: int) -> None:
+def correct(s: Draft, seat: int, count: int) -> None:
     name, held = s.players[seat], s.hands[seat]
     if s.status in ("hand_over", "match_over"):
         refusal = status_refusal(s)

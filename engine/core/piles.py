@@ -3,10 +3,10 @@ many of a penalty a player really draws (the Mercy limit and a dry pile stop it)
 
 from __future__ import annotations
 
-from .state import Reshuffled, ShortDraw, State
+from .state import Draft, Reshuffled, ShortDraw
 
 
-def draw_cards(s: State, seat: int, n: int) -> None:
+def draw_cards(s: Draft, seat: int, n: int) -> None:
     """Move `n` cards (no more than `s.drawable`) from the draw pile to a hand."""
     if n > s.draw_pile:
         _reshuffle(s)
@@ -14,7 +14,7 @@ def draw_cards(s: State, seat: int, n: int) -> None:
     s.hands[seat] += n
 
 
-def _reshuffle(s: State) -> None:
+def _reshuffle(s: Draft) -> None:
     """The discard pile but its top card, and every set-aside hand, become the draw pile."""
     returned = s.set_aside
     s.draw_pile += s.discard_pile - 1 + returned
@@ -27,7 +27,7 @@ def _reshuffle(s: State) -> None:
     s.events += (Reshuffled(s.draw_pile, returned),)
 
 
-def short_count(s: State, seat: int, wanted: int) -> int:
+def short_count(s: Draft, seat: int, wanted: int) -> int:
     """How many of `wanted` penalty cards `seat` actually draws: Mercy and a dry pile stop it."""
     n = min(wanted, s.room(seat), s.drawable)
     if n < wanted and n < s.room(seat):

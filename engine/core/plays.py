@@ -13,10 +13,10 @@ from .legal import card_refusal, discard_room, needed_to_stack, turn_refusal
 from .notation import Draw, Play, Roulette
 from .piles import draw_cards, short_count
 from .scoring import mercy, pass_turn_after_knockout, win_with_last_card
-from .state import State
+from .state import Draft
 
 
-def play_card(s: State, seat: int, play: Play) -> None:
+def play_card(s: Draft, seat: int, play: Play) -> None:
     card = play.card
     refusal = card_refusal(s, seat, card)
     if refusal is not None:
@@ -81,7 +81,7 @@ def play_card(s: State, seat: int, play: Play) -> None:
         s.turn = s.next_active(seat)
 
 
-def _check_follow_ups(s: State, seat: int, play: Play) -> None:
+def _check_follow_ups(s: Draft, seat: int, play: Play) -> None:
     """The colour, swap partner and discard count a card needs, and nothing else."""
     card = play.card
 
@@ -191,7 +191,7 @@ def _check_follow_ups(s: State, seat: int, play: Play) -> None:
         raise IllegalActionError(_(template, **fields()), "swap")
 
 
-def draw_and_play(s: State, seat: int, draw: Draw) -> None:
+def draw_and_play(s: Draft, seat: int, draw: Draw) -> None:
     refusal = turn_refusal(s, seat, "draw")
     if refusal is not None:
         raise refusal
@@ -279,7 +279,7 @@ _NOT_FACING_PLAY: Final = {
 }
 
 
-def _refuse_unless_facing_play(s: State, seat: int, tried: Literal["draw", "take"]) -> None:
+def _refuse_unless_facing_play(s: Draft, seat: int, tried: Literal["draw", "take"]) -> None:
     if s.facing in ("stack", "roulette"):
         template = _NOT_FACING_PLAY[tried, s.facing]
         raise IllegalActionError(
@@ -288,7 +288,7 @@ def _refuse_unless_facing_play(s: State, seat: int, tried: Literal["draw", "take
         )
 
 
-def take_stack(s: State, seat: int) -> None:
+def take_stack(s: Draft, seat: int) -> None:
     refusal = turn_refusal(s, seat, "take")
     if refusal is not None:
         raise refusal
@@ -314,7 +314,7 @@ def take_stack(s: State, seat: int) -> None:
         s.turn = s.next_active(seat)
 
 
-def answer_roulette(s: State, seat: int, roulette: Roulette) -> None:
+def answer_roulette(s: Draft, seat: int, roulette: Roulette) -> None:
     refusal = turn_refusal(s, seat, "roulette")
     if refusal is not None:
         raise refusal

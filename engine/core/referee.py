@@ -38,7 +38,7 @@ from .notation import (
 )
 from .plays import answer_roulette, draw_and_play, play_card, take_stack
 from .scoring import quick_result, reveal_hand
-from .state import State
+from .state import Draft, State
 
 
 def apply(state: State, line: Line) -> State:
@@ -90,13 +90,13 @@ def apply(state: State, line: Line) -> State:
             ),
             "setup",
         )
-    return s
+    return s.seal()
 
 
 # ---------------------------------------------------------------- headers
 
 
-def _set_dealer(s: State, seat: int) -> None:
+def _set_dealer(s: Draft, seat: int) -> None:
     if s.started or s.status != "playing":
         raise IllegalActionError(
             _(
@@ -110,7 +110,7 @@ def _set_dealer(s: State, seat: int) -> None:
     s.turn = s.next_active(seat)  # players knocked out by a correction are skipped
 
 
-def _rename(s: State, seat: int, new: str) -> None:
+def _rename(s: Draft, seat: int, new: str) -> None:
     """The player at `seat` is called `new` from now on: at any time, to a name no other
     player at the table has (the case or accents of one's own name may change)."""
     old = s.players[seat]
@@ -131,7 +131,7 @@ def _rename(s: State, seat: int, new: str) -> None:
     s.players = (*s.players[:seat], new, *s.players[seat + 1 :])
 
 
-def _start(s: State, card: Card) -> None:
+def _start(s: Draft, card: Card) -> None:
     if s.status != "playing":
         refusal = status_refusal(s)
         assert refusal is not None
@@ -166,7 +166,7 @@ def _start(s: State, card: Card) -> None:
     s.discard_known = {card: 1}
 
 
-def _next_hand(s: State, number: int) -> None:
+def _next_hand(s: Draft, number: int) -> None:
     if s.status == "playing" and not s.started and number == s.hand:
         return  # 'hand: 1' at the top of a record says what is already so
     if s.status != "hand_over":

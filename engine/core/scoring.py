@@ -11,17 +11,17 @@ from .notation import ActionLine, Correct, Out, Reveal, Wins
 from .piles import draw_cards, short_count
 from .state import (
     KNOCKOUT_POINTS,
+    Draft,
     FinalDraw,
     HandResult,
     HandScored,
     HandWon,
     KnockedOut,
     MatchWon,
-    State,
 )
 
 
-def mercy(s: State, seat: int, by: int | None) -> bool:
+def mercy(s: Draft, seat: int, by: int | None) -> bool:
     """Knock `seat` out if they hold the Mercy limit or more. True if they are out.
 
     `by` is the seat whose card made them take the cards (None: nobody's)."""
@@ -32,7 +32,7 @@ def mercy(s: State, seat: int, by: int | None) -> bool:
     return True
 
 
-def mercy_knock_out(s: State, seat: int, by: int | None) -> None:
+def mercy_knock_out(s: Draft, seat: int, by: int | None) -> None:
     cards = s.hands[seat]
     s.set_aside += cards
     s.hands[seat] = 0
@@ -47,13 +47,13 @@ def mercy_knock_out(s: State, seat: int, by: int | None) -> None:
         score_if_revealed(s)
 
 
-def pass_turn_after_knockout(s: State, seat: int) -> None:
+def pass_turn_after_knockout(s: Draft, seat: int) -> None:
     """A knocked-out player's turn, and whatever they faced, moves on to the next player."""
     if s.status == "playing" and s.turn == seat:
         s.turn = s.next_active(seat)
 
 
-def win_with_last_card(s: State, seat: int, card: Card) -> None:
+def win_with_last_card(s: Draft, seat: int, card: Card) -> None:
     declare_winner(s, seat, by_knockout=False)
     if card.draw and s.rules.final_draw:
         # House rule: the next player draws the penalty before scoring (Mercy applies).
@@ -68,7 +68,7 @@ def win_with_last_card(s: State, seat: int, card: Card) -> None:
     score_if_revealed(s)
 
 
-def declare_winner(s: State, seat: int, *, by_knockout: bool) -> None:
+def declare_winner(s: Draft, seat: int, *, by_knockout: bool) -> None:
     s.status = "scoring"
     s.hand_winner = seat
     s.facing = "play"
@@ -80,7 +80,7 @@ def declare_winner(s: State, seat: int, *, by_knockout: bool) -> None:
 # ---------------------------------------------------------------- quick score
 
 
-def quick_result(s: State, seat: int, action: Wins | Out) -> None:
+def quick_result(s: Draft, seat: int, action: Wins | Out) -> None:
     """A hand entered as its result only: who won, who was knocked out. The winner may
     come first (the screen asks for it first): the knockouts of the hand follow it, in
     any order with the losers' reveals, until the hand is scored."""
@@ -123,7 +123,7 @@ def quick_result(s: State, seat: int, action: Wins | Out) -> None:
     s.events = tuple(e for e in s.events[1:])
 
 
-def _knocked_out_after_the_win(s: State, seat: int) -> None:
+def _knocked_out_after_the_win(s: Draft, seat: int) -> None:
     """A quick hand's knockout entered once its winner is known."""
     name = s.players[seat]
     if seat == s.hand_winner:
@@ -152,7 +152,7 @@ def _knocked_out_after_the_win(s: State, seat: int) -> None:
 # ---------------------------------------------------------------- scoring
 
 
-def reveal_hand(s: State, seat: int, reveal: Reveal) -> None:
+def reveal_hand(s: Draft, seat: int, reveal: Reveal) -> None:
     name = s.players[seat]
     if s.status == "playing":
         raise IllegalActionError(
@@ -248,7 +248,7 @@ def reveal_hand(s: State, seat: int, reveal: Reveal) -> None:
     score_if_revealed(s)
 
 
-def score_if_revealed(s: State) -> None:
+def score_if_revealed(s: Draft) -> None:
     """Score the hand once every loser still in it has revealed."""
     winner = s.hand_winner
     if s.status != "scoring" or winner is None:
@@ -271,7 +271,7 @@ def score_if_revealed(s: State) -> None:
     _end_match_if_won(s)
 
 
-def _end_match_if_won(s: State) -> None:
+def _end_match_if_won(s: Draft) -> None:
     target, scores = s.rules.target, s.scores
     if max(scores) < target:
         return
