@@ -1,4 +1,4 @@
-"""The house-rule lab (engine/lab.py): reproducible, honest intervals, a plain summary."""
+"""The house-rule lab (engine/tools/lab.py): reproducible, honest intervals, a plain summary."""
 
 from __future__ import annotations
 

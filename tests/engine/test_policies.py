@@ -1,4 +1,4 @@
-"""The simulator's policies (engine/policies.py): each plays only what the rules allow and
+"""The simulator's policies (engine/tools/policies.py): each plays only what the rules allow and
 the engine counts every card; the uniform policy is uniform over kinds; the strategic one
 beats it; the command line asks for any of them. Also the reshuffle-during-a-draw bug and
 the stack statistic."""
