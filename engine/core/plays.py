@@ -25,7 +25,7 @@ def play_card(s: Draft, seat: int, play: Play) -> None:
 
     s.hands[seat] -= 1 + play.discard
     s.discard_pile += 1 + play.discard
-    known = s.discard_known = dict(s.discard_known)
+    known = s.discard_known = s.discard_known.copy()
     known[card] = count = known.get(card, 0) + 1
     if count >= card.copies:
         s.exhausted |= {card}

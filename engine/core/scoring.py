@@ -211,7 +211,7 @@ def reveal_hand(s: Draft, seat: int, reveal: Reveal) -> None:
                 ),
                 ActionLine(name, Correct(len(cards))),
             )
-        seen = dict(s.revealed_cards)
+        seen = s.revealed_cards.copy()
         for card in cards:
             seen[card] = seen.get(card, 0) + 1
             if seen[card] + s.discard_known.get(card, 0) > card.copies:

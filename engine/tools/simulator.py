@@ -244,7 +244,7 @@ class Simulation:
     def _compare(self, line: Line, s: State) -> None:
         if not self.hands:
             return
-        true_hands = tuple(len(h) for h in self.hands)
+        true_hands = tuple([len(h) for h in self.hands])
         if (
             s.draw_pile == len(self.draw)
             and s.set_aside == len(self.aside)
