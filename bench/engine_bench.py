@@ -39,8 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import Game, HouseRules, replay  # noqa: E402
-from engine.tools.simulator import Simulation  # noqa: E402
-from engine.tools.stats import group_stats, match_stats  # noqa: E402
+from engine.tools import Simulation, group_stats, match_stats  # noqa: E402
 
 WORKER = Path(__file__).resolve().parent / "engine_worker.py"
 # The engine before issue 16's speed work: what "today" meant in the issue.

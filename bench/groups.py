@@ -40,7 +40,7 @@ from flask.testing import FlaskClient
 
 from companion import create_app
 from engine import HouseRules
-from engine.tools.simulator import Simulation
+from engine.tools import Simulation
 
 RULES = HouseRules.parse("target=300")
 # A player's stats page: a URL with {group} and {player} (a roster player's id).

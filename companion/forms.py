@@ -28,8 +28,13 @@ from companion.lookalikes import look_alike_problems
 from companion.models import MODES
 from engine import (
     DECK_SIZE,
+    MAX_PLAYERS,
+    MERCY_RANGE,
+    MIN_PLAYERS,
     OFFICIAL,
     OPTIONS,
+    TARGET_RANGE,
+    TYPED_NAME_LENGTH,
     ActionLine,
     CallUno,
     Catch,
@@ -46,10 +51,10 @@ from engine import (
     StartLine,
     Take,
     Wins,
+    name_key,
+    name_problems,
+    tidy_name,
 )
-from engine.core.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.core.names import TYPED_NAME_LENGTH, name_key, name_problems, tidy_name
-from engine.core.rules import MERCY_RANGE, TARGET_RANGE
 
 
 def options(pairs: Iterable[tuple[str, str | LazyString]]) -> list[SelectChoice]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.matches import Match
-from engine.tools.stats import Figures, MatchStats
+from engine.tools import Figures, MatchStats
 
 Export = Literal["hands", "matches", "records"]
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from companion.matches import Match
-from engine.tools.stats import MatchStats, Stats
+from engine.tools import MatchStats, Stats
 
 T = TypeVar("T")
 

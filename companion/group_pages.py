@@ -14,9 +14,8 @@ from typing import Any
 from companion.access import Role
 from companion.group_history import History, Seats
 from companion.matches import Match
-from engine import name_key
-from engine.core.names import same_player
-from engine.tools.stats import Figures, HeadToHead, MatchStats, Stats
+from engine import name_key, same_player
+from engine.tools import Figures, HeadToHead, MatchStats, Stats
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,9 +60,18 @@ from companion.matches import Match
 from companion.models import new_token, now
 from companion.outcomes import MovedOn, Refused, Renamed
 from companion.store import Store
-from engine import EngineError, Game, HouseRules, name_key, name_problems
-from engine.core.names import MAX_NAME_LENGTH, TYPED_NAME_LENGTH, clean_name, same_player
-from engine.tools.stats import MatchStats, group_stats
+from engine import (
+    MAX_NAME_LENGTH,
+    TYPED_NAME_LENGTH,
+    EngineError,
+    Game,
+    HouseRules,
+    clean_name,
+    name_key,
+    name_problems,
+    same_player,
+)
+from engine.tools import MatchStats, group_stats
 
 GROUP_NAME_LENGTH = 40
 SHOWN_MATCHES = 10  # of each list on the group page, newest first; the rest on asking

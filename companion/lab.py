@@ -33,9 +33,7 @@ from sqlalchemy.exc import IntegrityError
 
 from companion.models import LAB_RUNS, new_token, now
 from engine import HouseRules
-from engine.tools.lab import Comparison, command_line
-from engine.tools.policies import explain as explain_policy
-from engine.tools.policies import title as title_of_policy
+from engine.tools import Comparison, command_line, explain_policy, title_of_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS = {"LAB_MAX_HANDS": 20_000, "LAB_MAX_RUNNING": 1, "LAB_JOBS": 1, "LAB_STALE_SECONDS": 30}

@@ -28,7 +28,7 @@ from sqlalchemy import ColumnElement, Engine, create_engine, select, update
 from companion.lab import DATABASE_VARIABLE
 from companion.models import LAB_RUNS, now
 from engine import HouseRules
-from engine.tools.lab import compare
+from engine.tools import compare
 
 PROGRESS_EVERY = 0.5  # seconds between two writes of the progress
 NICENESS = 10  # below the web workers

@@ -19,7 +19,7 @@ from flask import current_app
 from companion.matches import Match
 from companion.store import Store
 from engine import EngineError
-from engine.tools.stats import MatchStats, match_stats
+from engine.tools import MatchStats, match_stats
 
 MAX_MATCHES = 20_000  # a finished match's figures weigh a few kB
 

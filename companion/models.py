@@ -23,7 +23,7 @@ from sqlalchemy import (
 )
 
 from companion.extensions import db
-from engine.core.i18n import N_
+from engine import N_
 
 # The modes and their labels (translated where they are shown).
 MODES = {"referee": N_("Referee turn by turn"), "quick": N_("Quick score (results only)")}

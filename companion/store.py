@@ -47,6 +47,7 @@ from companion.outcomes import (
 )
 from companion.taps import UNDONE_ELSEWHERE, TapGuard
 from engine import (
+    SOURCE_LANGUAGE,
     EngineError,
     Game,
     HouseRules,
@@ -54,10 +55,10 @@ from engine import (
     RenameLine,
     State,
     Step,
+    language,
     summary,
     whose_turn,
 )
-from engine.core.i18n import SOURCE_LANGUAGE, language
 
 MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
 # A match's lines at most (MAX_MATCH_LINES): 17 times the longest of 300 whole matches

@@ -14,22 +14,25 @@ from flask_babel import gettext as _
 from companion.matches import Table
 from engine import (
     ALL_CARDS,
+    N_,
     ActionLine,
     Card,
     Catch,
     Color,
     Face,
+    FollowUp,
+    HandScored,
+    KnockedOut,
     Legal,
+    MatchWon,
     State,
+    UnoWindow,
     describe,
     how_scored,
     say,
     score_breakdown,
     short_names,
 )
-from engine.core.i18n import N_
-from engine.core.legal import FollowUp
-from engine.core.state import HandScored, KnockedOut, MatchWon, UnoWindow
 
 # How a face is drawn on a key: an icon of the app's own (static/icons.svg) and/or text,
 # never an emoji (a phone without an emoji font shows an empty box).

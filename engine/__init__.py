@@ -9,6 +9,7 @@
 """
 
 from .core.cards import ALL_CARDS, DECK_SIZE, Card, Color, Face, full_deck
+from .core.desk import Ruling, position, rule_on, table_position
 from .core.errors import (
     CardCountError,
     EngineError,
@@ -19,12 +20,23 @@ from .core.errors import (
     RevealMismatch,
 )
 from .core.explain import describe, how_scored, say, score_breakdown, summary, whose_turn
-from .core.game import Game, Replay, Step, replay
-from .core.legal import Legal
+from .core.game import MAX_PLAYERS, MIN_PLAYERS, Game, Replay, Step, replay
+from .core.i18n import (
+    LANGUAGES,
+    LOCALE_DIR,
+    N_,
+    SOURCE_LANGUAGE,
+    current_language,
+    language,
+    reset_language,
+    use_language,
+)
+from .core.legal import FollowUp, Legal
 from .core.names import (
     MAX_NAME_LENGTH,
     SHORT_NAME_LENGTH,
     TYPED_NAME_LENGTH,
+    character_name,
     clean_name,
     name_key,
     name_problems,
@@ -54,19 +66,38 @@ from .core.notation import (
     Wins,
     parse_action,
     parse_line,
+    strip_comment,
 )
-from .core.rules import OFFICIAL, OPTIONS, HouseRules
-from .core.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
+from .core.rules import MERCY_RANGE, OFFICIAL, OPTIONS, TARGET_RANGE, HouseRules
+from .core.state import (
+    CATCH_PENALTY,
+    KNOCKOUT_POINTS,
+    Event,
+    HandResult,
+    HandScored,
+    KnockedOut,
+    MatchWon,
+    State,
+    UnoWindow,
+)
 
 __all__ = [
     "ALL_CARDS",
     "CATCH_PENALTY",
     "DECK_SIZE",
     "KNOCKOUT_POINTS",
+    "LANGUAGES",
+    "LOCALE_DIR",
     "MAX_NAME_LENGTH",
+    "MAX_PLAYERS",
+    "MERCY_RANGE",
+    "MIN_PLAYERS",
+    "N_",
     "OFFICIAL",
     "OPTIONS",
     "SHORT_NAME_LENGTH",
+    "SOURCE_LANGUAGE",
+    "TARGET_RANGE",
     "TYPED_NAME_LENGTH",
     "Action",
     "ActionLine",
@@ -81,13 +112,17 @@ __all__ = [
     "EngineError",
     "Event",
     "Face",
+    "FollowUp",
     "Game",
     "HandLine",
     "HandResult",
+    "HandScored",
     "HouseRules",
     "IllegalActionError",
+    "KnockedOut",
     "Legal",
     "Line",
+    "MatchWon",
     "NotationError",
     "Out",
     "OutOfTurnError",
@@ -100,25 +135,36 @@ __all__ = [
     "RevealMismatch",
     "Roulette",
     "RulesLine",
+    "Ruling",
     "StartLine",
     "State",
     "Step",
     "Take",
+    "UnoWindow",
     "Wins",
+    "character_name",
     "clean_name",
+    "current_language",
     "describe",
     "full_deck",
     "how_scored",
+    "language",
     "name_key",
     "name_problems",
     "parse_action",
     "parse_line",
+    "position",
     "replay",
+    "reset_language",
+    "rule_on",
     "same_player",
     "say",
     "score_breakdown",
     "short_names",
+    "strip_comment",
     "summary",
+    "table_position",
     "tidy_name",
+    "use_language",
     "whose_turn",
 ]

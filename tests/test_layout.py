@@ -1,7 +1,8 @@
 """The code's layout: small engine modules, and the engine's two floors kept apart.
 
-The engine's rules core (engine/core) never imports its analysis tools (engine/tools);
-the sources are read with `ast`, nothing is imported.
+The engine's rules core (engine/core) never imports its analysis tools (engine/tools),
+and the app, the benchmarks and the scripts use the engine through its public API only:
+`engine` and `engine.tools`. The sources are read with `ast`, nothing is imported.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_MOST_LINES = 500
+ENGINE_API = {"engine", "engine.tools"}
 
 
 def sources(folder: str) -> list[Path]:
@@ -56,3 +58,26 @@ def test_the_import_reader_sees_relative_imports() -> None:
     names = set(imported(ROOT / "engine" / "core" / "referee.py"))
     assert {"engine.core.state", "engine.core.plays"} <= names
     assert "engine.core.i18n" in set(imported(ROOT / "engine" / "tools" / "lab.py"))
+
+
+def engine_modules(path: Path) -> Iterator[str]:
+    """The engine modules `path` imports by name (`from engine.x import y` gives engine.x)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        yield from (n for n in names if n == "engine" or n.startswith("engine."))
+
+
+def test_the_app_uses_the_engine_through_its_public_api_only() -> None:
+    users = [*sources("companion"), *sources("bench"), *sources("scripts"), ROOT / "wsgi.py"]
+    wrong = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in users
+        for name in engine_modules(path)
+        if name not in ENGINE_API
+    ]
+    assert not wrong, wrong

@@ -22,9 +22,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from bench.load.client import Reply, Session
 from companion.forms import line_fields, rule_fields
-from engine import HouseRules, parse_line
-from engine.core.game import MAX_PLAYERS
-from engine.tools.simulator import NAMES, Simulation
+from engine import MAX_PLAYERS, HouseRules, parse_line
+from engine.tools import NAMES, Simulation
 
 PLAYERS = 4
 HEADER = ("players:", "dealer:", "rules:")  # the match's header: set by the new-match form

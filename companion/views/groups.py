@@ -21,7 +21,7 @@ from companion.groups import SHOWN_MATCHES, current_groups
 from companion.store import current_store
 from companion.views.main import SEATS, played_ago
 from companion.views.share import is_loopback, link_base, no_store, share_links, share_url
-from engine.core.names import TYPED_NAME_LENGTH
+from engine import TYPED_NAME_LENGTH
 
 bp = Blueprint("groups", __name__)
 

@@ -24,8 +24,7 @@ from companion.outcomes import (
 from companion.store import current_store
 from companion.table_view import PLAYABLE, TAB_KEYS, TableView
 from companion.taps import refusal
-from engine import DECK_SIZE, Card, EngineError, NotationError, say
-from engine.core.i18n import N_
+from engine import DECK_SIZE, N_, Card, EngineError, NotationError, say
 
 # What the screen has open, kept in the table's URL (never in the browser's history: the
 # table's links don't push it). A follow-up is bound to the table it was opened on.
