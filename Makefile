@@ -73,7 +73,7 @@ test-slow: $(STAMP)
 	$(VENV)/bin/pytest -m slow
 
 # The paper table: the uniform policy's mean hand length at 2-6 players against the
-# research simulator's, within 1% (engine/paper.py; README, "The paper table").
+# research simulator's, within 1% (engine/tools/paper.py; README, "The paper table").
 PAPER_JOBS ?= 2
 paper: $(STAMP)
 	$(PY) -m engine paper --jobs $(PAPER_JOBS)

@@ -1,5 +1,5 @@
 """Engine speed, and how it compares: actions per second with legality every step, simulated
-hands per second, replay time, and the statistics of a group (engine.stats) per 1,000 lines.
+hands per second, replay time, and the statistics of a group (engine.tools.stats) per 1,000 lines.
 
 Run: .venv/bin/python bench/engine_bench.py [--hands N] [--seed S] [--rounds R]
                                            [--baseline REF | --no-baseline]
@@ -39,8 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import Game, HouseRules, replay  # noqa: E402
-from engine.simulator import Simulation  # noqa: E402
-from engine.stats import group_stats, match_stats  # noqa: E402
+from engine.tools import Simulation, group_stats, match_stats  # noqa: E402
 
 WORKER = Path(__file__).resolve().parent / "engine_worker.py"
 # The engine before issue 16's speed work: what "today" meant in the issue.
@@ -80,7 +79,7 @@ def thousand_lines(seed: int) -> list[str]:
 
 
 def stats_ms_per_thousand_lines(records: list[list[str]], rounds: int) -> tuple[float, int]:
-    """engine.stats over games already replayed (the app keeps them): one pass each, then
+    """engine.tools.stats over games already replayed (the app keeps them): one pass each, then
     the group's sum. Best of `rounds`, in ms per 1,000 lines."""
     games = [Game.from_record("\n".join(lines)) for lines in records]
     count = sum(len(game) for game in games)

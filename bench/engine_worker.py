@@ -14,6 +14,7 @@ code before ENGINE_ROOT is on the path.
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import sys
@@ -57,7 +58,10 @@ def apply_loop(records_dir: str, rounds: int) -> float:
 def hands_loop(hands: int, seed: int, rounds: int) -> float:
     """Simulated 4-player hands per second (true cards, the simulator's default policy):
     the same `hands` hands (same seed) played `rounds` times, the best."""
-    from engine.simulator import Simulation
+    try:  # the engine's tools, or a baseline's from before they had a package
+        from engine.tools import Simulation
+    except ImportError:
+        Simulation = importlib.import_module("engine.simulator").Simulation
 
     best = float("inf")
     for _ in range(rounds):

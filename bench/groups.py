@@ -7,7 +7,7 @@ checkouts can be compared on one machine in one sitting:
                                      [--cache-lines N]
 
 It makes a group through the new-group form, then adds each match the way a phone
-does: a simulated match (engine/simulator.py, 3 to 6 players, played to 300 points) is
+does: a simulated match (engine/tools/simulator.py, 3 to 6 players, played to 300 points) is
 imported through the import form and moved into the group through its form (More →
 Group). Then it prints, measured in this one run:
 
@@ -40,7 +40,7 @@ from flask.testing import FlaskClient
 
 from companion import create_app
 from engine import HouseRules
-from engine.simulator import Simulation
+from engine.tools import Simulation
 
 RULES = HouseRules.parse("target=300")
 # A player's stats page: a URL with {group} and {player} (a roster player's id).

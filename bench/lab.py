@@ -19,9 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.lab import compare
-from engine.rules import HouseRules
-from engine.simulator import POLICIES
+from engine import HouseRules
+from engine.tools import POLICIES, compare
 
 TARGET_SECONDS = 30.0
 

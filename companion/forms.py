@@ -28,17 +28,21 @@ from companion.lookalikes import look_alike_problems
 from companion.models import MODES
 from engine import (
     DECK_SIZE,
+    MAX_PLAYERS,
+    MERCY_RANGE,
+    MIN_PLAYERS,
     OFFICIAL,
     OPTIONS,
+    TARGET_RANGE,
+    TYPED_NAME_LENGTH,
     HouseRules,
     line_text,
     mercy_problem,
+    name_problems,
     rule_values,
     rules_from_fields,
+    tidy_name,
 )
-from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.names import TYPED_NAME_LENGTH, name_problems, tidy_name
-from engine.rules import MERCY_RANGE, TARGET_RANGE
 
 
 def options(pairs: Iterable[tuple[str, str | LazyString]]) -> list[SelectChoice]:

@@ -1,6 +1,6 @@
 """A group's results to take away: two CSV files, and every record in a zip.
 
-- `hands.csv`: one row per player per scored hand of each match (engine.stats
+- `hands.csv`: one row per player per scored hand of each match (engine.tools.stats
   `HandRow`: points, won and how, knocked out and by whom, cards at the end, ...).
 - `matches.csv`: one row per player per match (their `Figures` in that match: hands
   and the match won, points, knockouts suffered and dealt, the biggest stacks, ...).
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.matches import Match
-from engine.stats import Figures, MatchStats
+from engine.tools import Figures, MatchStats
 
 Export = Literal["hands", "matches", "records"]
 

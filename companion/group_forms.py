@@ -9,8 +9,7 @@ from flask_babel import lazy_gettext
 from wtforms import FieldList, SelectField, StringField
 
 from companion.forms import NewMatchForm, options, refuse
-from engine.game import MAX_PLAYERS
-from engine.names import tidy_name
+from engine import MAX_PLAYERS, tidy_name
 
 
 class GroupMatchForm(NewMatchForm):

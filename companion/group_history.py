@@ -1,7 +1,7 @@
 """A group's history kept per process, so its page costs the same at 500 matches as at 50.
 
 A group page and a player's page need every match of the group: its row, its seats,
-its statistics (companion/match_stats.py), all of them added up (engine.stats). Reading
+its statistics (companion/match_stats.py), all of them added up (engine.tools.stats). Reading
 and adding up 500 matches on each request made the page grow with the group. Here a
 process keeps, per group, the last `History` it built, keyed by what names it exactly:
 
@@ -27,7 +27,7 @@ from typing import TypeVar, cast
 
 from companion.bounded import Bounded
 from companion.matches import Match
-from engine.stats import MatchStats, Stats
+from engine.tools import MatchStats, Stats
 
 T = TypeVar("T")
 

@@ -14,9 +14,8 @@ from typing import Any, ClassVar
 from companion.access import Kind, Role
 from companion.group_history import History, Seats
 from companion.matches import Match
-from engine import name_key
-from engine.names import same_player
-from engine.stats import Figures, HeadToHead, MatchStats, Stats
+from engine import name_key, same_player
+from engine.tools import Figures, HeadToHead, MatchStats, Stats
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +86,7 @@ class GroupPage:
     finished: list[Played]
     leaderboard: list[Standing]
     last_seating: list[str]
-    stats: Stats  # the group's, from the engine (engine.stats)
+    stats: Stats  # the group's, from the engine (engine.tools.stats)
     # How many matches each list holds in all: the page shows the newest `shown` of each
     # unless asked for all (a season of 500 matches is not one phone screen).
     playing_total: int = 0
@@ -102,7 +101,7 @@ class Refusal:
 
 
 def leaderboard(stats: Stats, roster: Sequence[Member]) -> list[Standing]:
-    """Who leads the group, as the engine ranks its statistics (engine.stats:
+    """Who leads the group, as the engine ranks its statistics (engine.tools.stats:
     matches won, then hands won, then points); a match counts once a hand is scored."""
     ids = {name_key(m.name): m.id for m in roster}
     return [

@@ -40,7 +40,7 @@ from companion.match_stats import MatchStatsCache
 from companion.matches import Match
 from companion.store import Store
 from engine import EngineError, Game, name_key
-from engine.stats import MatchStats, group_stats
+from engine.tools import MatchStats, group_stats
 
 SHOWN_MATCHES = 10  # of each list on the group page, newest first; the rest on asking
 GROUP_ID_LENGTH = 32

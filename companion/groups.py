@@ -37,8 +37,16 @@ from companion.lookalikes import look_alike
 from companion.matches import Match
 from companion.models import new_token, now
 from companion.outcomes import MovedOn, Refused, Renamed
-from engine import EngineError, HouseRules, name_key, name_problems
-from engine.names import MAX_NAME_LENGTH, TYPED_NAME_LENGTH, clean_name, same_player
+from engine import (
+    MAX_NAME_LENGTH,
+    TYPED_NAME_LENGTH,
+    EngineError,
+    HouseRules,
+    clean_name,
+    name_key,
+    name_problems,
+    same_player,
+)
 
 GROUP_NAME_LENGTH = 40
 

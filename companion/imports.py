@@ -24,8 +24,8 @@ from engine import (
     StartLine,
     Wins,
     replay,
+    strip_comment,
 )
-from engine.notation import strip_comment
 
 HEADER_LINES = 3  # players, dealer, rules: a record's lines that are not the match's log
 

@@ -1,7 +1,7 @@
 """The house-rule lab in the app: start a comparison, follow it, read its result.
 
 A run is a row of `lab_run` (companion/models.py) and a worker process of its own
-(companion/lab_worker.py) that plays the hands with engine.lab.compare at low
+(companion/lab_worker.py) that plays the hands with engine.tools.lab.compare at low
 priority, writing its progress and a heartbeat to the row, then the result. A web
 request only inserts the row and starts the process, so it returns at once, and any
 web process (several gunicorn workers, several hosts) shows the progress and the result.
@@ -34,9 +34,7 @@ from companion import lab_statements
 from companion.models import new_token, now
 from companion.paths import ROOT
 from engine import HouseRules
-from engine.lab import Comparison, command_line
-from engine.policies import explain as explain_policy
-from engine.policies import title as title_of_policy
+from engine.tools import Comparison, command_line, explain_policy, title_of_policy
 
 DEFAULTS = {"LAB_MAX_HANDS": 20_000, "LAB_MAX_RUNNING": 1, "LAB_JOBS": 1, "LAB_STALE_SECONDS": 30}
 MIN_HANDS = 100  # fewer say nothing a table could trust

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from flask_babel import format_decimal
 from flask_babel import gettext as _
 
-from engine.lab import MEASURES, Comparison, Estimate
+from engine.tools import MEASURES, Comparison, Estimate
 
 WIDTH = 320  # the viewBox width, like companion/charts.py's; it scales to the screen
 LEFT = 30  # room for the share ticks

@@ -13,9 +13,15 @@ from wtforms.validators import InputRequired, NumberRange
 
 from companion.forms import FROM_TO, NewMatchForm, options, refuse
 from companion.lab import MIN_HANDS, Settings, policy_title
-from engine import HouseRules, mercy_problem, rule_fields, rules_from_fields
-from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.simulator import POLICIES
+from engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    HouseRules,
+    mercy_problem,
+    rule_fields,
+    rules_from_fields,
+)
+from engine.tools import POLICIES
 
 DEFAULT_HANDS = 5_000
 HANDS_STEP = 1_000  # what the hands stepper's buttons add or take

@@ -1,7 +1,7 @@
 """The lab's worker: `python -m companion.lab_worker TOKEN [--jobs N]` plays one run.
 
 Started by `Lab.start` (companion/lab.py) in a process of its own, never in a web
-request. It lowers its own priority (the tables come first), runs engine.lab.compare
+request. It lowers its own priority (the tables come first), runs engine.tools.lab.compare
 on the run's settings, and writes to the run's row: a heartbeat every `--beat` seconds
 from a thread of its own (a chunk of hands may take longer than a web process waits
 before it counts the run as stopped), the hands done at most every PROGRESS_EVERY
@@ -29,7 +29,7 @@ from companion import lab_statements
 from companion.lab import DATABASE_VARIABLE
 from companion.models import now
 from engine import HouseRules
-from engine.lab import compare
+from engine.tools import compare
 
 PROGRESS_EVERY = 0.5  # seconds between two writes of the progress
 NICENESS = 10  # below the web workers

@@ -25,7 +25,7 @@ from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.wrappers import Response as Redirect
 
-from engine.i18n import (
+from engine import (
     LANGUAGES,
     LOCALE_DIR,
     SOURCE_LANGUAGE,

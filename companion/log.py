@@ -12,8 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.matches import Match
-from engine import Step, describe, score_breakdown
-from engine.state import HandScored
+from engine import HandScored, Step, describe, score_breakdown
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,7 @@ from functools import lru_cache
 from confusable_homoglyphs import confusables
 from flask_babel import gettext as _
 
-from engine import IllegalActionError, same_player
-from engine.names import character_name, tidy_name
+from engine import IllegalActionError, character_name, same_player, tidy_name
 
 
 class LookAlikeNames(IllegalActionError):

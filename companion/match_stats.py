@@ -1,9 +1,9 @@
-"""Each match's statistics (engine.stats.MatchStats), kept per process beside its game.
+"""Each match's statistics (engine.tools.MatchStats), kept per process beside its game.
 
 A match's statistics are read once from its cached game (companion/games.py) and kept,
 keyed by what keys that game: the match id, its version and last line id, its header
 (players, dealer, rules), and the roster names its seats map to. A group page then only
-adds up kept results (engine.stats.group_stats), so its cost stays flat as matches are
+adds up kept results (engine.tools.group_stats), so its cost stays flat as matches are
 added; a match that moved on (a line recorded or undone, a player renamed) is read again
 on its next use. Least recently used dropped first beyond `max_matches`.
 """
@@ -18,7 +18,7 @@ from companion.bounded import Bounded
 from companion.matches import Match
 from companion.store import Store
 from engine import EngineError
-from engine.stats import MatchStats, match_stats
+from engine.tools import MatchStats, match_stats
 
 MAX_MATCHES = 20_000  # a finished match's figures weigh a few kB
 

@@ -23,7 +23,7 @@ from sqlalchemy import (
 )
 
 from companion.extensions import db
-from engine.i18n import N_
+from engine import N_
 
 # The modes and their labels (translated where they are shown).
 MODES = {"referee": N_("Referee turn by turn"), "quick": N_("Quick score (results only)")}
@@ -152,7 +152,7 @@ SEATS = db.Table(
 )
 
 # ---------------------------------------------------------------- the house-rule lab
-# A lab run: two rule sets compared by simulation (engine/lab.py) in a worker process of
+# A lab run: two rule sets compared by simulation (engine/tools/lab.py) in a worker process of
 # its own (companion/lab_worker.py). The row is the job: any web process reads its
 # progress and result from here. `slot` (1..LAB_MAX_RUNNING while it runs, NULL once it
 # ended) is unique: taking a free one is how a start knows it may run, on any database.
@@ -174,7 +174,7 @@ LAB_RUNS = db.Table(
     Column("heartbeat_at", DateTime, nullable=False),  # the worker's last sign of life
     Column("finished_at", DateTime, nullable=True),
     Column("worker_pid", Integer, nullable=True),
-    Column("result", Text, nullable=True),  # engine.lab.Comparison.to_json(), as JSON
+    Column("result", Text, nullable=True),  # engine.tools.lab.Comparison.to_json(), as JSON
     Column("error", Text, nullable=True),
     UniqueConstraint("slot", name="uq_lab_run_slot"),
 )

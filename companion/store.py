@@ -46,6 +46,7 @@ from companion.outcomes import (
 )
 from companion.taps import TapGuard
 from engine import (
+    SOURCE_LANGUAGE,
     EngineError,
     Game,
     HouseRules,
@@ -53,9 +54,9 @@ from engine import (
     RenameLine,
     State,
     Step,
+    language,
     summary,
 )
-from engine.i18n import SOURCE_LANGUAGE, language
 
 # A match's lines at most (MAX_MATCH_LINES): 17 times the longest of 300 whole matches
 # simulated at 2-6 players under the official rules (584 lines); importing 10,000 lines

@@ -15,14 +15,20 @@ from companion.matches import Table
 from engine import (
     ALL_CARDS,
     KEY_ACTIONS,
+    N_,
     START_CARDS,
     ActionLine,
     Card,
     Catch,
     Color,
     Face,
+    FollowUp,
+    HandScored,
+    KnockedOut,
     Legal,
+    MatchWon,
     State,
+    UnoWindow,
     describe,
     how_scored,
     next_player,
@@ -32,9 +38,6 @@ from engine import (
     short_names,
     to_go,
 )
-from engine.i18n import N_
-from engine.legal import FollowUp
-from engine.state import HandScored, KnockedOut, MatchWon, UnoWindow
 
 # How a face is drawn on a key: an icon of the app's own (static/icons.svg) and/or text,
 # never an emoji (a phone without an emoji font shows an empty box).

@@ -29,8 +29,7 @@ from typing import Literal
 from flask_babel import gettext as _
 
 from companion.matches import Table
-from engine import say
-from engine.i18n import N_
+from engine import N_, say
 
 SETTLE_MS = 600  # a screen is read before its first tap: no tap sooner than this
 REFRESH_MS = 2000  # after a refresh that brought another phone's change

@@ -8,8 +8,9 @@
 ('Bob', 2)
 """
 
-from engine.cards import ALL_CARDS, DECK_SIZE, Card, Color, Face, full_deck
-from engine.errors import (
+from .core.cards import ALL_CARDS, DECK_SIZE, Card, Color, Face, full_deck
+from .core.desk import Ruling, position, rule_on, table_position
+from .core.errors import (
     CardCountError,
     EngineError,
     IllegalActionError,
@@ -18,7 +19,7 @@ from engine.errors import (
     RecordError,
     RevealMismatch,
 )
-from engine.explain import (
+from .core.explain import (
     describe,
     how_scored,
     reveal_tally,
@@ -27,7 +28,7 @@ from engine.explain import (
     summary,
     whose_turn,
 )
-from engine.fields import (
+from .core.fields import (
     ACTION_FIELD,
     KEY_ACTIONS,
     REVEAL_FIELDS,
@@ -40,12 +41,23 @@ from engine.fields import (
     rule_values,
     rules_from_fields,
 )
-from engine.game import Game, Replay, Step, replay
-from engine.legal import Legal
-from engine.names import (
+from .core.game import MAX_PLAYERS, MIN_PLAYERS, Game, Replay, Step, replay
+from .core.i18n import (
+    LANGUAGES,
+    LOCALE_DIR,
+    N_,
+    SOURCE_LANGUAGE,
+    current_language,
+    language,
+    reset_language,
+    use_language,
+)
+from .core.legal import FollowUp, Legal
+from .core.names import (
     MAX_NAME_LENGTH,
     SHORT_NAME_LENGTH,
     TYPED_NAME_LENGTH,
+    character_name,
     clean_name,
     name_key,
     name_problems,
@@ -53,7 +65,7 @@ from engine.names import (
     short_names,
     tidy_name,
 )
-from engine.notation import (
+from .core.notation import (
     Action,
     ActionLine,
     CallUno,
@@ -75,10 +87,21 @@ from engine.notation import (
     Wins,
     parse_action,
     parse_line,
+    strip_comment,
 )
-from engine.progress import START_CARDS, next_player, to_go
-from engine.rules import OFFICIAL, OPTIONS, HouseRules
-from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, Event, HandResult, State
+from .core.progress import START_CARDS, next_player, to_go
+from .core.rules import MERCY_RANGE, OFFICIAL, OPTIONS, TARGET_RANGE, HouseRules
+from .core.state import (
+    CATCH_PENALTY,
+    KNOCKOUT_POINTS,
+    Event,
+    HandResult,
+    HandScored,
+    KnockedOut,
+    MatchWon,
+    State,
+    UnoWindow,
+)
 
 __all__ = [
     "ACTION_FIELD",
@@ -87,12 +110,20 @@ __all__ = [
     "DECK_SIZE",
     "KEY_ACTIONS",
     "KNOCKOUT_POINTS",
+    "LANGUAGES",
+    "LOCALE_DIR",
     "MAX_NAME_LENGTH",
+    "MAX_PLAYERS",
+    "MERCY_RANGE",
+    "MIN_PLAYERS",
+    "N_",
     "OFFICIAL",
     "OPTIONS",
     "REVEAL_FIELDS",
     "SHORT_NAME_LENGTH",
+    "SOURCE_LANGUAGE",
     "START_CARDS",
+    "TARGET_RANGE",
     "TYPED_NAME_LENGTH",
     "Action",
     "ActionLine",
@@ -107,14 +138,18 @@ __all__ = [
     "EngineError",
     "Event",
     "Face",
+    "FollowUp",
     "Game",
     "HandLine",
     "HandResult",
+    "HandScored",
     "HouseRules",
     "IllegalActionError",
     "KeyActions",
+    "KnockedOut",
     "Legal",
     "Line",
+    "MatchWon",
     "NotationError",
     "Out",
     "OutOfTurnError",
@@ -127,15 +162,20 @@ __all__ = [
     "RevealMismatch",
     "Roulette",
     "RulesLine",
+    "Ruling",
     "StartLine",
     "State",
     "Step",
     "Take",
+    "UnoWindow",
     "Wins",
+    "character_name",
     "clean_name",
+    "current_language",
     "describe",
     "full_deck",
     "how_scored",
+    "language",
     "line_fields",
     "line_text",
     "mercy_problem",
@@ -144,18 +184,24 @@ __all__ = [
     "next_player",
     "parse_action",
     "parse_line",
+    "position",
     "replay",
+    "reset_language",
     "reveal_tally",
     "rule_fields",
     "rule_kind",
+    "rule_on",
     "rule_values",
     "rules_from_fields",
     "same_player",
     "say",
     "score_breakdown",
     "short_names",
+    "strip_comment",
     "summary",
+    "table_position",
     "tidy_name",
     "to_go",
+    "use_language",
     "whose_turn",
 ]

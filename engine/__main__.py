@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from engine.cli import check, explain, lab, paper, simulate, stats
+from .tools.cli import check, explain, lab, paper, simulate, stats
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--policy",
         default="table",
         help="how the simulated players choose: table (default), uniform or strategic "
-        "(engine/policies.py)",
+        "(engine/tools/policies.py)",
     )
     p_stats = commands.add_parser(
         "stats", help="statistics of the matches in these records, per player and for the group"

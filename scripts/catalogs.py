@@ -17,7 +17,7 @@ from babel.messages.frontend import CommandLineInterface
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE  # noqa: E402
+from engine import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE  # noqa: E402
 
 TEMPLATE = LOCALE_DIR / "messages.pot"
 TRANSLATED = [code for code in LANGUAGES if code != SOURCE_LANGUAGE]

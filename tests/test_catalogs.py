@@ -15,7 +15,7 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from engine.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
+from engine.core.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))

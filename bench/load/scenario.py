@@ -21,9 +21,8 @@ from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from bench.load.client import Reply, Session
-from engine import REVEAL_FIELDS, HouseRules, line_fields, parse_line, rule_fields
-from engine.game import MAX_PLAYERS
-from engine.simulator import NAMES, Simulation
+from engine import MAX_PLAYERS, REVEAL_FIELDS, HouseRules, line_fields, parse_line, rule_fields
+from engine.tools import NAMES, Simulation
 
 PLAYERS = 4
 HEADER = ("players:", "dealer:", "rules:")  # the match's header: set by the new-match form

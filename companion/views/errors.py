@@ -18,7 +18,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import BadHost, SecurityError
 
 from companion.extensions import db
-from engine.i18n import current_language
+from engine import current_language
 
 log = logging.getLogger(__name__)
 

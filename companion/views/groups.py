@@ -22,7 +22,7 @@ from companion.groups import current_groups
 from companion.store import current_store
 from companion.views.main import SEATS, played_ago
 from companion.views.share import GROUPS
-from engine.names import TYPED_NAME_LENGTH
+from engine import TYPED_NAME_LENGTH
 
 bp = Blueprint("groups", __name__)
 

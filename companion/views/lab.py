@@ -25,7 +25,7 @@ from companion.views.main import SEATS
 from companion.views.rules import table_to_return_to
 from companion.views.share import no_store, qr_svg, share_url
 from engine import EngineError, HouseRules
-from engine.simulator import POLICIES
+from engine.tools import POLICIES
 
 bp = Blueprint("lab", __name__)
 

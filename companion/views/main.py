@@ -24,9 +24,7 @@ from companion.matches import Match
 from companion.models import now
 from companion.store import current_store
 from companion.views.share import share_url
-from engine import EngineError
-from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.names import TYPED_NAME_LENGTH
+from engine import MAX_PLAYERS, MIN_PLAYERS, TYPED_NAME_LENGTH, EngineError
 
 # The engine's seating and name rules, as the new-match page states them.
 SEATS = SimpleNamespace(min=MIN_PLAYERS, max=MAX_PLAYERS, name_length=TYPED_NAME_LENGTH)

@@ -24,8 +24,7 @@ from companion.outcomes import (
 from companion.store import current_store
 from companion.table_view import PLAYABLE, TAB_KEYS, TableView
 from companion.taps import refusal
-from engine import DECK_SIZE, Card, EngineError, NotationError, say
-from engine.i18n import N_
+from engine import DECK_SIZE, N_, Card, EngineError, NotationError, say
 
 # What the screen has open, kept in the table's URL (never in the browser's history: the
 # table's links don't push it). A follow-up is bound to the table it was opened on.
@@ -134,7 +133,7 @@ def render_table(
 
 
 def match_awards(table: Table) -> list[str]:
-    """The match's awards (engine.stats), said in the page's language, once it is won."""
+    """The match's awards (engine.tools.stats), said in the page's language, once it is won."""
     if table.state.match_winner is None:
         return []
     stats = current_match_stats().get(table.match)

@@ -21,9 +21,21 @@ from companion.forms import FROM_TO, options
 from companion.paths import ROOT
 from companion.store import current_store
 from companion.table_view import CARD_TABS, tab_key, tab_title
-from engine import ALL_CARDS, OPTIONS, Card, Color, EngineError, HouseRules
-from engine.desk import Ruling, position, rule_on, table_position
-from engine.i18n import LANGUAGES, SOURCE_LANGUAGE, current_language
+from engine import (
+    ALL_CARDS,
+    LANGUAGES,
+    OPTIONS,
+    SOURCE_LANGUAGE,
+    Card,
+    Color,
+    EngineError,
+    HouseRules,
+    Ruling,
+    current_language,
+    position,
+    rule_on,
+    table_position,
+)
 
 bp = Blueprint("rules", __name__)
 

@@ -40,7 +40,7 @@ from engine import (
     parse_line,
     rule_fields,
 )
-from engine.notation import HEADER_KEYS, strip_comment
+from engine.core.notation import HEADER_KEYS, strip_comment
 
 
 def dealer_field(players: Sequence[str], dealer: str) -> str:

@@ -23,7 +23,7 @@ import pytest
 from flask import Flask
 
 from engine import ALL_CARDS, Game
-from engine.cli import check_text
+from engine.tools.cli import check_text
 from tests.app.helpers import Page, Tabletop
 
 NAMES = ("Ann", "Bob", "Cy")

@@ -50,7 +50,7 @@ from engine import (
     parse_line,
     replay,
 )
-from engine.cli import check_text
+from engine.tools.cli import check_text
 from tests.app.helpers import (
     Form,
     Node,

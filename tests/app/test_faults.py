@@ -16,7 +16,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from companion.extensions import db
-from engine.cli import check_text
+from engine.tools.cli import check_text
 from tests.app.helpers import Tabletop
 from tests.app.test_concurrency import (
     USED_KEYS,

@@ -13,7 +13,7 @@ import zipfile
 import pytest
 from flask import Flask
 
-from engine.cli import EXIT_OK, check_text
+from engine.tools.cli import EXIT_OK, check_text
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Tabletop
 from tests.app.test_groups import finish_quick_match, other_phone, share_links

@@ -15,7 +15,7 @@ from flask import Flask
 from companion import create_app
 from companion.extensions import db
 from companion.group_history import MAX_DERIVED, GroupHistories, History
-from engine.stats import group_stats
+from engine.tools.stats import group_stats
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Tabletop
 from tests.app.test_group_stats import figures, friday_group, moved_in, player_link

@@ -11,7 +11,7 @@ import time
 from flask import Flask
 
 from engine import Game, HouseRules, describe, score_breakdown, whose_turn
-from engine.simulator import Simulation
+from engine.tools.simulator import Simulation
 from tests.app.helpers import Node, Page, Tabletop, a_line_from_elsewhere, phone, share_tokens
 
 HTMX = {"HX-Request": "true"}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import EngineError, HouseRules
-from engine.cli import check_text
+from engine.tools.cli import check_text
 from tests.app.helpers import RECORDS, Tabletop, expectation, header_key, record_lines
 
 FILES = sorted(RECORDS.glob("*.rec"))

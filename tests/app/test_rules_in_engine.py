@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import CATCH_PENALTY, DECK_SIZE, KNOCKOUT_POINTS, OFFICIAL
-from engine.names import MAX_NAME_LENGTH, TYPED_NAME_LENGTH
+from engine.core.names import MAX_NAME_LENGTH, TYPED_NAME_LENGTH
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(

@@ -32,7 +32,7 @@ def test_every_rule_id_has_an_anchor(tabletop: Tabletop) -> None:
 
 
 def test_every_refusal_rule_links_to_an_anchor(tabletop: Tabletop) -> None:
-    from engine import errors
+    from engine.core import errors
 
     page = tabletop.get("/rules")
     known = {n["id"] for n in page.doc.iter() if "id" in n.attrs}

@@ -6,7 +6,7 @@ import io
 
 from flask import Flask
 
-from engine.cli import check_text
+from engine.tools.cli import check_text
 from tests.app.helpers import RECORDS, Form, Page, Tabletop
 
 LONG_MATCH = """\

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from playwright.sync_api import Locator, Page, expect
 
 from engine import Card, Color, Face
-from engine.notation import (
+from engine.core.notation import (
     ActionLine,
     CallUno,
     Catch,

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from engine.cli import check_text
+from engine.tools.cli import check_text
 
 from .conftest import shot
 from .table import Table

@@ -14,7 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import Browser, Page, expect
 
-from engine.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
+from engine.core.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 from .conftest import SMALL_PHONE, axe_violations, shot
 from .table import Table

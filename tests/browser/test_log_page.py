@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from engine import HouseRules
-from engine.simulator import Simulation
+from engine.tools.simulator import Simulation
 
 from .conftest import axe_violations, shot
 from .table import Table

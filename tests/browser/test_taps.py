@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from engine import parse_line
-from engine.notation import (
+from engine.core.notation import (
     ActionLine,
     DealerLine,
     Draw,
@@ -31,7 +31,7 @@ from engine.notation import (
     Reveal,
     RulesLine,
 )
-from engine.simulator import NAMES, Simulation
+from engine.tools.simulator import NAMES, Simulation
 
 from .conftest import ROOT
 from .tapping import Tapper, kind

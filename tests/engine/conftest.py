@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game
-from engine.cli import check_text
+from engine.tools.cli import check_text
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = Path(__file__).resolve().parent / "records"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Card, Color, EngineError, Game, HouseRules
-from engine.desk import Ruling, position, rule_on, table_position
+from engine.core.desk import Ruling, position, rule_on, table_position
 
 
 def ruling(card: str, top: str, color: Color | None = None, stack: int = 0) -> Ruling:

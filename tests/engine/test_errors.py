@@ -18,7 +18,7 @@ from engine import (
     RecordError,
     RevealMismatch,
 )
-from engine.errors import RULE_IDS
+from engine.core.errors import RULE_IDS
 from tests.engine.conftest import game
 
 S = "start: R5"

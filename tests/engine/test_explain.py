@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from engine import describe, whose_turn
-from engine.cli import explain
+from engine.tools.cli import explain
 from tests.engine.conftest import RECORDS, ROOT, game
 
 

@@ -19,7 +19,7 @@ from engine import (
     rule_fields,
     rules_from_fields,
 )
-from engine.fields import NotOnTheScreen, rule_kind, rule_values
+from engine.core.fields import NotOnTheScreen, rule_kind, rule_values
 from tests.engine.test_legal_actions import POSITIONS, position
 
 PLAYERS = ["Ann", "Bob", "Cy"]

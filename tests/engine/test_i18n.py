@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Card, Color, EngineError, Game, HouseRules, describe, whose_turn
-from engine.i18n import DOMAIN, catalogs_from, language
-from engine.simulator import Simulation
+from engine.core.i18n import DOMAIN, catalogs_from, language
+from engine.tools.simulator import Simulation
 from tests.engine.conftest import ROOT, game
 
 Translations = Mapping[str | tuple[str, str], str | tuple[str, str]]

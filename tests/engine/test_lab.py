@@ -1,4 +1,4 @@
-"""The house-rule lab (engine/lab.py): reproducible, honest intervals, a plain summary."""
+"""The house-rule lab (engine/tools/lab.py): reproducible, honest intervals, a plain summary."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import math
 import pytest
 
 from engine.__main__ import main
-from engine.lab import Comparison, Estimate, compare, difference, mean, median, relative
-from engine.rules import OFFICIAL, HouseRules
+from engine.core.rules import OFFICIAL, HouseRules
+from engine.tools.lab import Comparison, Estimate, compare, difference, mean, median, relative
 
 SUM_30 = HouseRules.parse("stack=sum, mercy=30")
 

@@ -19,11 +19,11 @@ from engine import (
     clean_name,
     name_key,
     name_problems,
-    notation,
     same_player,
     tidy_name,
 )
-from engine.cli import check, check_text, explain
+from engine.core import notation
+from engine.tools.cli import check, check_text, explain
 
 TOO_LONG = "A name can't be longer than 20 characters."
 FORBIDDEN = "A name can't contain : , or #."

@@ -216,7 +216,7 @@ def test_reveal_needs_cards_or_points() -> None:
 
 
 def test_syntax_errors_in_a_record_exit_2() -> None:
-    from engine.cli import check_text
+    from engine.tools.cli import check_text
 
     code, doc = check_text("players: Ann, Bob\nstart: R5\n\n# comment\nAnn: R5 please\n")
     assert code == 2
@@ -226,7 +226,7 @@ def test_syntax_errors_in_a_record_exit_2() -> None:
 
 @pytest.mark.parametrize("text", ["", "\n\n# nothing\n", "start: R5\n", "Ann: R5\n"])
 def test_a_record_starts_with_players(text: str) -> None:
-    from engine.cli import check_text
+    from engine.tools.cli import check_text
 
     code, doc = check_text(text)
     assert code == 2 and doc["error"]["rule"] == "syntax"

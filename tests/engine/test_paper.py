@@ -1,4 +1,4 @@
-"""The paper table (engine/paper.py): the uniform policy's mean hand length within 1% of
+"""The paper table (engine/tools/paper.py): the uniform policy's mean hand length within 1% of
 the research simulator's at every player count. Slow (minutes): `make test-slow`."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from engine.paper import HANDS, TOLERANCE, reproduce
+from engine.tools.paper import HANDS, TOLERANCE, reproduce
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The simulator's policies (engine/policies.py): each plays only what the rules allow and
+"""The simulator's policies (engine/tools/policies.py): each plays only what the rules allow and
 the engine counts every card; the uniform policy is uniform over kinds; the strategic one
 beats it; the command line asks for any of them. Also the reshuffle-during-a-draw bug and
 the stack statistic."""
@@ -15,11 +15,11 @@ import pytest
 
 from engine import DECK_SIZE, Game, HouseRules
 from engine.__main__ import main
-from engine.cards import Card, Color
-from engine.i18n import language
-from engine.paper import PAPER, Row, report
-from engine.policies import POLICIES, UniformPolicy, explain, make, title
-from engine.simulator import Simulation
+from engine.core.cards import Card, Color
+from engine.core.i18n import language
+from engine.tools.paper import PAPER, Row, report
+from engine.tools.policies import POLICIES, UniformPolicy, explain, make, title
+from engine.tools.simulator import Simulation
 
 R5, B7, R2, B4 = (Card.parse(code) for code in ("R5", "B7", "R+2", "B+4"))
 STATE = Game(["Ann", "Bob"]).state  # the uniform policy never reads it

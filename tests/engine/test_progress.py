@@ -3,8 +3,7 @@ targets and a hand's losers, from the engine."""
 
 from __future__ import annotations
 
-from engine import START_CARDS, HouseRules, next_player, reveal_tally, to_go
-from engine.i18n import language
+from engine import START_CARDS, HouseRules, language, next_player, reveal_tally, to_go
 from tests.engine.conftest import game
 
 

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from engine import ALL_CARDS, DECK_SIZE, EngineError, Game, HouseRules, State
-from engine.notation import Line
+from engine.core.notation import Line
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 STRANGER = "Zed"  # sits at no table

@@ -22,7 +22,7 @@ def test_importing_the_engine_does_not_import_flask() -> None:
 
 def test_the_engine_uses_the_standard_library_only() -> None:
     code = (
-        "import sys, engine, engine.cli, engine.explain\n"
+        "import sys, engine, engine.tools.cli, engine.core.explain\n"
         "std = sys.stdlib_module_names\n"
         "bad = sorted({m.split('.')[0] for m in sys.modules} - set(std) - {'engine'}"
         " - {m for m in sys.builtin_module_names})\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import EngineError, Game
-from engine.cli import check_text
+from engine.tools.cli import check_text
 
 from .conftest import game
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from engine.cli import check_text
+from engine.tools.cli import check_text
 from tests.engine.conftest import RECORDS, ROOT, total_cards
 
 FILES = sorted(RECORDS.glob("*.rec"))

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from engine import Game, IllegalActionError, NotationError, RenameLine, say
-from engine.notation import parse_line
-from engine.stats import match_stats
+from engine.core.notation import parse_line
+from engine.tools.stats import match_stats
 
 PLAYED = ["start: R5", "Ann: has 4", "Ann: R7 swap bob"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine import DECK_SIZE, Game, HouseRules
-from engine.simulator import Simulation, Stats
+from engine.tools.simulator import Simulation, Stats
 from tests.engine.conftest import ROOT
 
 # (players, hands, house rules as in a rules: header, seed)

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, HouseRules
-from engine.i18n import language
-from engine.simulator import Simulation
-from engine.state import KnockedOut
-from engine.stats import Figures, group_stats, match_stats, stats
+from engine.core.i18n import language
+from engine.core.state import KnockedOut
+from engine.tools.simulator import Simulation
+from engine.tools.stats import Figures, group_stats, match_stats, stats
 from tests.engine.conftest import ROOT, game, record
 
 FRIDAY = record("""

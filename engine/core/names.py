@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from engine.errors import NotationError
-from engine.i18n import N_, _
+from .errors import NotationError
+from .i18n import N_, _
 
 # A record's header words: a line 'start: R5' must never be read as a player's action.
 HEADER_KEYS: Final = ("players", "dealer", "rules", "start", "hand", "rename")

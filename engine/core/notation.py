@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
-from engine.cards import Card, Color
-from engine.errors import NotationError
-from engine.i18n import N_, _
+from .cards import Card, Color
+from .errors import NotationError
+from .i18n import N_, _
 
 # A name's rules live in engine.names; records parse names, so they stay importable here.
-from engine.names import HEADER_KEYS as HEADER_KEYS
-from engine.names import MAX_NAME_LENGTH as MAX_NAME_LENGTH
-from engine.names import clean_name as clean_name
-from engine.names import name_key
-from engine.rules import HouseRules
+from .names import HEADER_KEYS as HEADER_KEYS
+from .names import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from .names import clean_name as clean_name
+from .names import name_key
+from .rules import HouseRules
 
 # ---------------------------------------------------------------- actions
 

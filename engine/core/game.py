@@ -10,12 +10,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from engine import referee
-from engine.errors import EngineError, IllegalActionError, NotationError, RecordError
-from engine.i18n import _
-from engine.legal import Legal
-from engine.names import clean_name, name_key
-from engine.notation import (
+from . import referee
+from .errors import EngineError, IllegalActionError, NotationError, RecordError
+from .i18n import _
+from .legal import Legal
+from .names import clean_name, name_key
+from .notation import (
     Action,
     ActionLine,
     DealerLine,
@@ -25,8 +25,8 @@ from engine.notation import (
     find_player,
     parse_line,
 )
-from engine.rules import OFFICIAL, HouseRules
-from engine.state import Event, State
+from .rules import OFFICIAL, HouseRules
+from .state import Event, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 BYTE_ORDER_MARK = "\ufeff"  # U+FEFF at the start of a text file says it is UTF-8

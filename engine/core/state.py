@@ -1,8 +1,10 @@
 """The state of a table between two record lines, and the events a line caused.
 
-A `State` is a snapshot: the referee copies it, changes the copy and never
-touches a state once the game has stored it, so history and undo are just a
-list of snapshots. Players are seat indices here; names appear at the edges
+A `State` is a snapshot that cannot change: assigning one of its attributes raises,
+its hands are a tuple and its card counts read-only mappings, so history and undo
+are just a list of snapshots. The one place a state is written is a `Draft`: the
+referee takes `state.copy()`, changes that draft for one line and `seal()`s it into
+the next State. Players are seat indices here; names appear at the edges
 (JSON, events, messages). An event holds facts only: its sentence is said in the
 current language each time it is shown (`str(event)`), never stored.
 """
@@ -10,17 +12,20 @@ current language each time it is shown (`str(event)`), never stored.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from types import MappingProxyType
+from typing import Any, Final, Literal, NoReturn
 
-from engine.cards import DECK_SIZE, HAND_SIZE, Card, Color
-from engine.i18n import _, ngettext
-from engine.rules import HouseRules
+from .cards import DECK_SIZE, HAND_SIZE, Card, Color
+from .i18n import _, ngettext
+from .rules import HouseRules
 
 Status = Literal["playing", "scoring", "hand_over", "match_over"]
 Facing = Literal["play", "stack", "roulette"]
 
 CLOCKWISE: Final = 1
-COUNTERCLOCKWISE: Final = -1
+# Counts of card kinds: a draft's own new dict, or a sealed state's read-only view of it.
+# Copy one with .copy(): dict() of a view goes key by key, 15 times slower.
+Counts = dict[Card, int] | MappingProxyType[Card, int]
 KNOCKOUT_POINTS: Final = 250  # scored for each player the Mercy rule knocked out
 CATCH_PENALTY: Final = 2  # cards drawn by a player caught without an UNO call
 
@@ -166,8 +171,11 @@ class HandResult:
 # ---------------------------------------------------------------- state
 
 
-class State:
-    """Everything the table needs to know, after some line of the record."""
+class Draft:
+    """Everything the table needs to know, while the referee works out the next state:
+    the one mutable form of a state. `State.copy()` gives a draft, the referee
+    (referee.py and the modules it calls) changes it for one line, and `seal()` turns
+    it into the next `State`; nothing else writes one. Its queries serve both."""
 
     __slots__ = (
         "color",
@@ -219,12 +227,12 @@ class State:
     stack_total: int
     stack_last: int
     pending_by: int | None  # who played the stack's last card or the roulette faced now
-    hands: list[int]
+    hands: list[int]  # a tuple once sealed
     out: tuple[int, ...]  # knocked out this hand, in order
     draw_pile: int
     discard_pile: int
     set_aside: int
-    discard_known: dict[Card, int]  # cards known to be in the discard pile
+    discard_known: Counts  # cards known to be in the discard pile
     exhausted: frozenset[Card]  # kinds whose every copy is in the discard pile
     hand_winner: int | None
     scores: tuple[int, ...]
@@ -232,14 +240,15 @@ class State:
     uno_open: frozenset[int]  # one card, no call yet, catchable now
     uno_called: frozenset[int]  # called UNO and still holding one card
     revealed: tuple[int | None, ...]  # points revealed this hand
-    revealed_cards: dict[Card, int]
+    revealed_cards: Counts
     history: tuple[HandResult, ...]
     events: tuple[Event, ...]  # what the last line caused by itself
     reshuffles: int  # in the whole match
 
     @classmethod
-    def new(cls, players: tuple[str, ...], rules: HouseRules) -> State:
-        s = object.__new__(cls)
+    def new(cls, players: tuple[str, ...], rules: HouseRules) -> Draft:
+        """The first hand of a match, dealt: a draft (`State.new` seals it)."""
+        s = object.__new__(Draft)
         s.players = players
         s.rules = rules
         s.dealer = len(players) - 1
@@ -277,44 +286,16 @@ class State:
         self.revealed_cards = {}
         self.events = ()
 
-    def copy(self) -> State:
-        """A state to change for the next line. One assignment per slot, written out: a loop
-        over the slots took ten times as long, and every line is a copy (tests/engine/
-        test_undo_replay.py checks that every slot is here)."""
-        s = object.__new__(State)
-        s.color = self.color
-        s.dealer = self.dealer
-        s.direction = self.direction
-        s.discard_known = self.discard_known
-        s.discard_pile = self.discard_pile
-        s.draw_pile = self.draw_pile
-        s.events = ()  # what the next line causes by itself
-        s.exhausted = self.exhausted
-        s.facing = self.facing
-        s.hand = self.hand
-        s.hand_winner = self.hand_winner
-        s.hands = self.hands.copy()  # the one mutable field changed in place
-        s.history = self.history
-        s.match_winner = self.match_winner
-        s.out = self.out
-        s.pending_by = self.pending_by
-        s.players = self.players
-        s.quick = self.quick
-        s.reshuffles = self.reshuffles
-        s.revealed = self.revealed
-        s.revealed_cards = self.revealed_cards
-        s.rules = self.rules
-        s.scores = self.scores
-        s.set_aside = self.set_aside
-        s.stack_last = self.stack_last
-        s.stack_total = self.stack_total
-        s.started = self.started
-        s.status = self.status
-        s.top = self.top
-        s.turn = self.turn
-        s.uno_called = self.uno_called
-        s.uno_open = self.uno_open
-        return s
+    def seal(self) -> State:
+        """This draft, turned into the State in place (no copy: every line seals one):
+        hands a tuple, the card counts read-only. Use the State returned, not the draft."""
+        self.hands = tuple(self.hands)  # type: ignore[assignment]  # State.hands
+        if self.discard_known.__class__ is dict:  # new this line, else a view already
+            self.discard_known = MappingProxyType(self.discard_known)
+        if self.revealed_cards.__class__ is dict:
+            self.revealed_cards = MappingProxyType(self.revealed_cards)
+        self.__class__ = State
+        return self  # type: ignore[return-value]  # a State now
 
     # ------------------------------------------------------------ queries
 
@@ -414,3 +395,66 @@ class State:
             "quick": self.quick,
             "events": [str(e) for e in self.events],
         }
+
+
+class State(Draft):
+    """Everything the table needs to know, after some line of the record: a snapshot
+    that cannot change (see `Draft` for the one place a state is written)."""
+
+    __slots__ = ()
+
+    hands: tuple[int, ...]  # type: ignore[assignment]  # a sealed draft's list
+
+    @classmethod
+    def new(cls, players: tuple[str, ...], rules: HouseRules) -> State:
+        return Draft.new(players, rules).seal()
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(
+            f"A State can't be changed ({name}): copy() it, change the draft, seal() it."
+        )
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"A State can't be changed ({name}).")
+
+    def seal(self) -> State:
+        return self
+
+    def copy(self) -> Draft:
+        """A draft to change for the next line. One assignment per slot, written out: a
+        loop over the slots took ten times as long, and every line is a copy (tests/engine/
+        test_undo_replay.py checks that every slot is here)."""
+        s = object.__new__(Draft)
+        s.color = self.color
+        s.dealer = self.dealer
+        s.direction = self.direction
+        s.discard_known = self.discard_known
+        s.discard_pile = self.discard_pile
+        s.draw_pile = self.draw_pile
+        s.events = ()  # what the next line causes by itself
+        s.exhausted = self.exhausted
+        s.facing = self.facing
+        s.hand = self.hand
+        s.hand_winner = self.hand_winner
+        s.hands = list(self.hands)  # the one field changed in place
+        s.history = self.history
+        s.match_winner = self.match_winner
+        s.out = self.out
+        s.pending_by = self.pending_by
+        s.players = self.players
+        s.quick = self.quick
+        s.reshuffles = self.reshuffles
+        s.revealed = self.revealed
+        s.revealed_cards = self.revealed_cards
+        s.rules = self.rules
+        s.scores = self.scores
+        s.set_aside = self.set_aside
+        s.stack_last = self.stack_last
+        s.stack_total = self.stack_total
+        s.started = self.started
+        s.status = self.status
+        s.top = self.top
+        s.turn = self.turn
+        s.uno_called = self.uno_called
+        s.uno_open = self.uno_open
+        return s

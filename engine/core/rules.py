@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from engine.errors import NotationError
-from engine.i18n import N_, _
+from .errors import NotationError
+from .i18n import N_, _
 
 StackRule = Literal["last", "sum"]
 DrawRule = Literal["until", "one"]

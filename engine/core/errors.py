@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from engine.i18n import _
+from .i18n import _
 
 if TYPE_CHECKING:  # the notation imports these errors
-    from engine.notation import ActionLine
+    from .notation import ActionLine
 
 RULE_IDS: Final = (
     "syntax",

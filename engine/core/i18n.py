@@ -5,7 +5,7 @@ built from a translatable template, looked up in the catalogs under engine/local
 (the app's templates use the same catalogs). The language is the current context's:
 English unless `language("fr")` (or `use_language`) says otherwise, so each request
 of the app, each thread, speaks its own. The table record is a file format and stays
-English: nothing in engine/notation.py goes through here.
+English: nothing in engine/core/notation.py goes through here.
 
 Templates use named fields: `_("{name} to play.", name=who)`. Nothing translated is
 ever stored: events and card names are rendered when they are shown, and a refusal
@@ -21,7 +21,7 @@ from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
 # The shipped languages, each with its own name for the language picker.

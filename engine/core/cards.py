@@ -14,8 +14,8 @@ from __future__ import annotations
 import enum
 from typing import ClassVar, Final
 
-from engine.errors import NotationError
-from engine.i18n import N_, NP_, _, pgettext
+from .errors import NotationError
+from .i18n import N_, NP_, _, pgettext
 
 
 class Color(enum.Enum):

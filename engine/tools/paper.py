@@ -2,7 +2,7 @@
 published research simulator's, at 2 to 6 players (`python -m engine paper`).
 
 The research simulator played 20 million games at each player count with a uniform
-random policy (engine/policies.py, "uniform") and reports the mean hand length in
+random policy (engine/tools/policies.py, "uniform") and reports the mean hand length in
 turns, a turn being one action: a play, a take, a draw and the play after it, a
 roulette's reveal; a skipped player gets none. Our simulator counts turns the same way
 (HandOutcome.turns). Each of our means must land within 1% of the paper's.
@@ -28,8 +28,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from engine.lab import run
-from engine.rules import OFFICIAL
+from ..core.rules import OFFICIAL
+from .lab import run
 
 PAPER: Final = {2: 31.90, 3: 64.51, 4: 94.25, 5: 117.98, 6: 135.47}
 TOLERANCE: Final = 0.01  # of the paper's mean

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.cards import Face
-from engine.i18n import N_, N_plural, _, ngettext
-from engine.notation import (
+from .cards import Face
+from .i18n import N_, N_plural, _, ngettext
+from .notation import (
     CallUno,
     Catch,
     Correct,
@@ -32,7 +32,7 @@ from engine.notation import (
     Take,
     Wins,
 )
-from engine.state import CATCH_PENALTY, KNOCKOUT_POINTS, KnockedOut, State
+from .state import CATCH_PENALTY, KNOCKOUT_POINTS, KnockedOut, State
 
 
 def describe(line: Line, before: State, after: State) -> str:

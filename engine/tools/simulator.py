@@ -1,7 +1,7 @@
 """A table simulator: real shuffled cards, a legal policy, public lines only.
 
 The simulator holds the true cards (draw pile, discard pile, hands, set-aside
-hands). Each turn it asks the engine what is legal, lets its policy (engine/policies.py:
+hands). Each turn it asks the engine what is legal, lets its policy (engine/tools/policies.py:
 "table", "uniform", "strategic") pick among what the true hand allows, moves the true
 cards itself, and feeds the engine only the table-record line a player would say (as a
 value, as the app hands a line over once parsed; tests replay its printed record as
@@ -22,11 +22,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.cards import Card, Face, full_deck
-from engine.errors import EngineError
-from engine.game import Game
-from engine.legal import allowed_cards, judge
-from engine.notation import (
+from ..core.cards import Card, Face, full_deck
+from ..core.errors import EngineError
+from ..core.game import Game
+from ..core.legal import allowed_cards, judge
+from ..core.notation import (
     Action,
     ActionLine,
     CallUno,
@@ -40,10 +40,10 @@ from engine.notation import (
     StartLine,
     Take,
 )
-from engine.policies import POLICIES as POLICIES  # the names, as the lab and the app ask for them
-from engine.policies import make
-from engine.rules import OFFICIAL, HouseRules
-from engine.state import KNOCKOUT_POINTS, State
+from ..core.rules import OFFICIAL, HouseRules
+from ..core.state import KNOCKOUT_POINTS, State
+from .policies import POLICIES as POLICIES  # the names, as the lab and the app ask for them
+from .policies import make
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 MAX_TURNS_PER_HAND = 5_000  # without Mercy, random play can pile up cards forever
@@ -94,7 +94,7 @@ class Stats:
 
 @dataclass(frozen=True, slots=True)
 class HandOutcome:
-    """One simulated hand, as the house-rule lab (engine/lab.py) measures it."""
+    """One simulated hand, as the house-rule lab (engine/tools/lab.py) measures it."""
 
     turns: int  # actions taken: a play, a take, a draw (then play), a roulette reveal
     finished: bool  # False when it hit MAX_TURNS_PER_HAND (possible without Mercy)
@@ -244,7 +244,7 @@ class Simulation:
     def _compare(self, line: Line, s: State) -> None:
         if not self.hands:
             return
-        true_hands = [len(h) for h in self.hands]
+        true_hands = tuple([len(h) for h in self.hands])
         if (
             s.draw_pile == len(self.draw)
             and s.set_aside == len(self.aside)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final, Literal
 
-from engine.cards import ALL_CARDS, Card, Color, Face
-from engine.errors import CardCountError, IllegalActionError, OutOfTurnError
-from engine.i18n import N_, _
-from engine.notation import (
+from .cards import ALL_CARDS, Card, Color, Face
+from .errors import CardCountError, IllegalActionError, OutOfTurnError
+from .i18n import N_, _
+from .notation import (
     ActionLine,
     CallUno,
     Catch,
@@ -26,7 +26,7 @@ from engine.notation import (
     Roulette,
     Take,
 )
-from engine.state import CATCH_PENALTY, Facing, State
+from .state import CATCH_PENALTY, Draft, Facing, State
 
 DRAW_VALUES: Final = (2, 4, 6, 10)
 FollowUp = Literal["color", "swap", "discard"]
@@ -39,7 +39,7 @@ TOO_SMALL: Final = "too-small"
 NO_MATCH: Final = "no-match"
 
 
-def needed_to_stack(state: State) -> int:
+def needed_to_stack(state: Draft) -> int:
     """The smallest Draw value that answers the pending stack."""
     return state.stack_total if state.rules.stack == "sum" else state.stack_last
 
@@ -69,13 +69,13 @@ def _allowed(facing: Facing, top: Card | None, color: Color | None, needed: int)
     return frozenset(c for c in ALL_CARDS if judge(c, facing, top, color, needed) is None)
 
 
-def _matching(state: State) -> frozenset[Card]:
+def _matching(state: Draft) -> frozenset[Card]:
     """The kinds of card that go on the pile now, by the top card and the stack alone."""
     needed = needed_to_stack(state) if state.facing == "stack" else 0
     return _allowed(state.facing, state.top, state.color, needed)
 
 
-def allowed_cards(state: State) -> frozenset[Card]:
+def allowed_cards(state: Draft) -> frozenset[Card]:
     """The kinds of card the player whose turn it is could put on the pile now: matching,
     and not every copy already in the discard pile."""
     cards = _matching(state)
@@ -132,7 +132,7 @@ _CANT: Final[dict[tuple[str, str], str]] = {
 }
 
 
-def status_refusal(state: State) -> IllegalActionError | None:
+def status_refusal(state: Draft) -> IllegalActionError | None:
     """Why nothing can be played at all now (hand over, no start card), if so."""
     if state.status == "match_over":
         assert state.match_winner is not None
@@ -174,7 +174,7 @@ def status_refusal(state: State) -> IllegalActionError | None:
     return None
 
 
-def turn_refusal(state: State, seat: int, tried: Tried | Card) -> IllegalActionError | None:
+def turn_refusal(state: Draft, seat: int, tried: Tried | Card) -> IllegalActionError | None:
     """Why `seat` may not take a turn action (`tried`: a card played, or draw, take a
     stack, answer a roulette) now, if so."""
     refusal = status_refusal(state)
@@ -185,7 +185,7 @@ def turn_refusal(state: State, seat: int, tried: Tried | Card) -> IllegalActionE
     return None
 
 
-def _cant(state: State, seat: int, tried: Tried | Card) -> IllegalActionError:
+def _cant(state: Draft, seat: int, tried: Tried | Card) -> IllegalActionError:
     """The refusal of a turn action by a player knocked out, or whose turn it is not. Its
     sentence is built here only, for a line refused (a card's name is a translation)."""
     kind = "play" if isinstance(tried, Card) else tried
@@ -200,7 +200,7 @@ def _cant(state: State, seat: int, tried: Tried | Card) -> IllegalActionError:
     return OutOfTurnError(_(_CANT[kind, state.facing], **fields))
 
 
-def card_refusal(state: State, seat: int, card: Card) -> IllegalActionError | None:
+def card_refusal(state: Draft, seat: int, card: Card) -> IllegalActionError | None:
     """Why `seat` may not play `card` now (follow-ups aside), if so."""
     refusal = turn_refusal(state, seat, card)
     if refusal is not None:

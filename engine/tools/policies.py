@@ -1,6 +1,6 @@
 """How the simulated players choose: the simulator's policies.
 
-The simulator (engine/simulator.py) holds the true cards and asks a policy each time a
+The simulator (engine/tools/simulator.py) holds the true cards and asks a policy each time a
 player has a choice; the policy never moves a card and never breaks a rule: it is
 offered only what the engine allows (the playable cards of the hand, the stackable
 ones, the players one may swap with). Every table plays one policy; its random choices
@@ -40,9 +40,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import Card, Color, Face
-from engine.i18n import N_, _
-from engine.state import State
+from ..core.cards import Card, Color, Face
+from ..core.i18n import N_, _
+from ..core.state import State
 
 COLORS: Final = tuple(Color)
 

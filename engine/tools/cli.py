@@ -8,13 +8,13 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import EngineError, NotationError, RecordError
-from engine.explain import describe, whose_turn
-from engine.game import Replay, replay
-from engine.rules import HouseRules
+from ..core.errors import EngineError, NotationError, RecordError
+from ..core.explain import describe, whose_turn
+from ..core.game import Replay, replay
+from ..core.rules import HouseRules
 
 if TYPE_CHECKING:
-    from engine.stats import Figures, Stats
+    from .stats import Figures, Stats
 
 EXIT_OK, EXIT_RULE, EXIT_SYNTAX = 0, 1, 2
 
@@ -81,7 +81,7 @@ def explain(path: str) -> tuple[int, str]:
 
 
 def simulate(args: argparse.Namespace) -> int:
-    from engine.simulator import Simulation
+    from .simulator import Simulation
 
     try:
         rules = HouseRules.parse(args.rules)
@@ -109,8 +109,8 @@ def simulate(args: argparse.Namespace) -> int:
 
 def lab(args: argparse.Namespace) -> tuple[int, str, str]:
     """Exit code, standard output and standard error of `python -m engine lab ...`."""
-    from engine.lab import compare
-    from engine.simulator import POLICIES
+    from .lab import compare
+    from .simulator import POLICIES
 
     sets = []
     for name, text in (("A", args.a), ("B", args.b)):
@@ -148,7 +148,7 @@ def lab(args: argparse.Namespace) -> tuple[int, str, str]:
 
 
 def _no_policy(name: str) -> str:
-    from engine.simulator import POLICIES
+    from .simulator import POLICIES
 
     return f"There is no policy '{name}'. Policies: {', '.join(POLICIES)}."
 
@@ -157,7 +157,7 @@ def paper(args: argparse.Namespace) -> tuple[int, str, str]:
     """Exit code, standard output and standard error of `python -m engine paper`: the
     uniform policy's mean hand length at 2-6 players against the research simulator's;
     exit 1 when a count is more than 1% away."""
-    from engine.paper import HANDS, report, reproduce
+    from .paper import HANDS, report, reproduce
 
     if args.jobs < 1:
         return EXIT_SYNTAX, "", "--jobs needs at least 1 process.\n"
@@ -197,7 +197,7 @@ def stats(paths: Sequence[str], *, as_json: bool = False) -> tuple[int, str, str
 
     Every file must replay: the first that can't be read or has a refused line is
     named on standard error (exit 2, or 1 for a line that breaks a rule, as `check`)."""
-    from engine.stats import group_stats, match_stats
+    from .stats import group_stats, match_stats
 
     matches = []
     for path in paths:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import Card, Color
-from engine.errors import IllegalActionError
-from engine.i18n import N_, _
-from engine.legal import card_refusal, needed_to_stack
-from engine.rules import OFFICIAL, HouseRules
-from engine.state import State
+from .cards import Card, Color
+from .errors import IllegalActionError
+from .i18n import N_, _
+from .legal import card_refusal, needed_to_stack
+from .rules import OFFICIAL, HouseRules
+from .state import Draft, State
 
 PLAYER = N_("The player")
 # The made-up table: the player asking, then two others.
@@ -59,7 +59,7 @@ def position(
                 ),
                 "stack",
             )
-    s = State.new(tuple(_(seat) for seat in SEATS), rules)
+    s = Draft.new(tuple(_(seat) for seat in SEATS), rules)
     s.started = True
     s.top = top
     s.color = top.color if color is None or not top.wild else color
@@ -68,7 +68,7 @@ def position(
     s.discard_known = {top: 1}
     if stack:
         s.stack_total, s.stack_last, s.facing = stack, top.draw, "stack"
-    return s
+    return s.seal()
 
 
 def table_position(table: State) -> State | None:
