@@ -7,7 +7,6 @@ from typing import Any
 
 from flask_babel import LazyString, lazy_gettext
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
@@ -24,6 +23,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
+from companion.catalogs import TranslatedForm
 from companion.lookalikes import look_alike_problems
 from companion.models import MODES
 from engine import (
@@ -74,7 +74,7 @@ def rule_choices(option: str) -> list[SelectChoice]:
     return options((value, CHOICE_LABELS[value]) for value in rule_values(option))
 
 
-class NewMatchForm(FlaskForm):  # type: ignore[misc]
+class NewMatchForm(TranslatedForm):
     players = FieldList(
         StringField(lazy_gettext("Name")),  # checked by the engine's name rules (validate)
         min_entries=MAX_PLAYERS,
@@ -211,7 +211,7 @@ KEY = [Optional(), Length(max=40)]  # the idempotency key of a rendered form
 CARDS = FROM_TO
 
 
-class TableForm(FlaskForm):  # type: ignore[misc]
+class TableForm(TranslatedForm):
     """A form the table screen posts (the page renders it, with csrf_token()).
 
     CSRFProtect checks the token of every POST before any view runs, so these forms
@@ -270,7 +270,7 @@ class RevealForm(TableForm):
         return line_text(self.data)
 
 
-class ImportForm(FlaskForm):  # type: ignore[misc]
+class ImportForm(TranslatedForm):
     record = FileField(lazy_gettext("Table record file"))
     text = TextAreaField(
         lazy_gettext("Or paste the record"), validators=[Optional(), Length(max=1_000_000)]

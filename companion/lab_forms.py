@@ -7,10 +7,10 @@ from typing import Any
 
 from flask_babel import LazyString, lazy_gettext
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 from wtforms import Form, FormField, IntegerField, RadioField
 from wtforms.validators import InputRequired, NumberRange
 
+from companion.catalogs import TranslatedForm
 from companion.forms import FROM_TO, NewMatchForm, options, refuse
 from companion.lab import MIN_HANDS, Settings, policy_title
 from engine import (
@@ -73,7 +73,7 @@ def _title(policy: str) -> LazyString:
     return LazyString(lambda: policy_title(policy))
 
 
-class LabForm(FlaskForm):  # type: ignore[misc]
+class LabForm(TranslatedForm):
     a = FormField(RuleSetForm, lazy_gettext("Rule set A"))
     b = FormField(RuleSetForm, lazy_gettext("Rule set B"))
     players = IntegerField(

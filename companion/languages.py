@@ -25,6 +25,7 @@ from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.wrappers import Response as Redirect
 
+from companion.catalogs import init_catalogs
 from engine import (
     LANGUAGES,
     LOCALE_DIR,
@@ -41,6 +42,7 @@ def init_languages(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(LOCALE_DIR))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", SOURCE_LANGUAGE)
     app.extensions["languages"] = Babel(app, locale_selector=chosen_language)
+    init_catalogs(app)  # the request's catalog found once, WTForms' read once (catalogs.py)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(
         languages=LANGUAGES, html_lang=html_lang, current_language=current_language
