@@ -47,13 +47,20 @@ lint: $(STAMP)
 
 # Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
 # (.ci/run starts a throwaway one), the database-backed suites again on it: every app
-# test, and the browser tests where the database is at work under the screen (several
+# test but PG_SAME's, and the browser tests where the database is at work under the screen (several
 # phones on one table, an answer lost after the server recorded it, a whole hand, double
 # taps on cards and the two-phone refresh race); the other browser tests check the screen
 # itself, the same on either database.
 PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py tests/browser/test_hand.py \
 	tests/browser/test_double_taps.py::test_a_double_tap_on_a_card_records_one_play \
 	tests/browser/test_double_taps.py::test_the_two_phone_refresh_race_records_one_line_and_tells_the_second_phone
+# Not again on PostgreSQL: the app tests that check the source, the HTTP server, the
+# rules page, languages, icons, the manifest and link addresses, the same whatever the
+# database (CI's time: the PostgreSQL pass is about a third of it).
+PG_SAME := test_rules_in_engine test_shape test_bounded test_server_shape test_hosts \
+	test_rules_page test_rules_contents test_installable test_public_url test_icons \
+	test_languages test_catalogs_once
+PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
 # The tests run in parallel, one worker per core (at most 4), a test file per worker at a
 # time (its module's servers stay its own); on PostgreSQL each worker has a database of
 # its own (tests/databases.py).
@@ -62,7 +69,7 @@ test: lint $(HTMX) chromium
 	$(VENV)/bin/pytest $(PARALLEL)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "The app tests and the database's browser tests again, on PostgreSQL:"; \
-		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest $(PARALLEL) tests/app $(PG_BROWSER); \
+		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest $(PARALLEL) tests/app $(PG_IGNORE) $(PG_BROWSER); \
 	fi
 	@if [ -x $(SHARED_RULINGS) ]; then \
 		echo "shared table-record scenarios:"; \
