@@ -56,7 +56,8 @@ PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py te
 	tests/browser/test_double_taps.py::test_the_two_phone_refresh_race_records_one_line_and_tells_the_second_phone
 # Not again on PostgreSQL: the app tests that check the source, the HTTP server, the
 # rules page, languages, icons, the manifest and link addresses, the same whatever the
-# database (CI's time: the PostgreSQL pass is about a third of it).
+# database (CI's time: the PostgreSQL pass is about a third of it); and the browser tests
+# on the phone's screen only (-k 'not desktop'): the database is the same under either.
 PG_SAME := test_rules_in_engine test_shape test_bounded test_server_shape test_hosts \
 	test_rules_page test_rules_contents test_installable test_public_url test_icons \
 	test_languages test_catalogs_once
@@ -69,7 +70,7 @@ test: lint $(HTMX) chromium
 	$(VENV)/bin/pytest $(PARALLEL)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "The app tests and the database's browser tests again, on PostgreSQL:"; \
-		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest $(PARALLEL) tests/app $(PG_IGNORE) $(PG_BROWSER); \
+		COMPANION_TEST_POSTGRES=1 $(VENV)/bin/pytest $(PARALLEL) -k 'not desktop' tests/app $(PG_IGNORE) $(PG_BROWSER); \
 	fi
 	@if [ -x $(SHARED_RULINGS) ]; then \
 		echo "shared table-record scenarios:"; \
