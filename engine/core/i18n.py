@@ -46,9 +46,19 @@ def catalog(language: str) -> gettext.NullTranslations:
 
 @cache
 def _catalog(directory: Path, language: str) -> gettext.NullTranslations:
+    # Read from the file itself, not through gettext.translation(): that one shares a
+    # process-wide cache keyed by path and quietly answers English when it finds no
+    # file, so a catalog a context names must be there (a shipped language without
+    # one, before `make messages`, speaks English).
     if language == SOURCE_LANGUAGE:
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, directory, [language], fallback=True)
+    compiled = directory / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if not compiled.is_file():
+        if directory != LOCALE_DIR:
+            raise FileNotFoundError(f"No catalog for {language!r} at {compiled}.")
+        return gettext.NullTranslations()
+    with compiled.open("rb") as handle:
+        return gettext.GNUTranslations(handle)
 
 
 @contextmanager

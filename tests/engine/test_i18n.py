@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Card, Color, EngineError, Game, HouseRules, describe, whose_turn
-from engine.core.i18n import DOMAIN, catalogs_from, language
+from engine.core.i18n import DOMAIN, catalog, catalogs_from, language
 from engine.tools.simulator import Simulation
 from tests.engine.conftest import ROOT, game
 
@@ -73,6 +73,10 @@ def in_pseudo_french(pseudo_french: Path) -> Iterator[None]:
 
 # ---------------------------------------------------------------- a real catalog
 
+KNOCKOUT = (
+    "{player} reached {n} card and is knocked out (Mercy).",
+    "{player} reached {n} cards and is knocked out (Mercy).",
+)
 FRENCH: Translations = {
     "{name} can't draw: it is {turn}'s turn ({turn} is to play).": (
         "{name} ne peut pas piocher : c'est à {turn} de jouer."
@@ -80,10 +84,7 @@ FRENCH: Translations = {
     "Red {number}": "{number} rouge",
     "Wild Draw 6": "Joker +6",
     "Green": "Vert",
-    (
-        "{player} reached {n} card and is knocked out (Mercy).",
-        "{player} reached {n} cards and is knocked out (Mercy).",
-    ): (
+    KNOCKOUT: (
         "{player} a atteint {n} carte et est éliminé (Pitié).",
         "{player} a atteint {n} cartes et est éliminé (Pitié).",
     ),
@@ -119,6 +120,10 @@ def test_an_event_is_said_when_shown_never_stored(french: Path) -> None:
         g.apply(line)
     (knockout,) = [e for e in g.events if "Bob" in str(e) and "Mercy" in str(e)]
     with catalogs_from(french), language("fr"):
+        said = catalog("fr")
+        assert (
+            said.ngettext(*KNOCKOUT, 8) == "{player} a atteint {n} cartes et est éliminé (Pitié)."
+        )
         assert str(knockout) == "Bob a atteint 8 cartes et est éliminé (Pitié)."
     assert str(knockout) == "Bob reached 8 cards and is knocked out (Mercy)."
 
@@ -169,7 +174,8 @@ def test_the_record_is_the_same_in_every_language(
         replayed = Game.from_record(record)
         assert replayed.record() == record
         # The catalog is in force: the same lines are told in "French".
-        assert all(describe(*step).startswith("«") for step in replayed.steps())
+        told = [describe(*step) for step in replayed.steps()]
+        assert [sentence for sentence in told if not sentence.startswith("«")] == []
     assert describe(*list(replayed.steps())[-1]) == describe(*list(english.game.steps())[-1])
 
 
@@ -198,3 +204,10 @@ def test_two_threads_speak_two_languages_at_once(pseudo_french: Path) -> None:
         thread.join(timeout=30)
     assert said["en"] == {"Bob can't draw: it is Ann's turn (Ann is to play). | Red 5"}
     assert said["fr"] == {"«Bob can't draw: it is Ann's turn (Ann is to play).» | «Red 5»"}
+
+
+def test_a_catalog_folder_without_the_language_is_an_error_not_english(tmp_path: Path) -> None:
+    """Regression: a test's catalog that could not be read was spoken as English without a
+    word (gettext's fallback), so a failure pointed at the sentence, not at the file."""
+    with catalogs_from(tmp_path), language("fr"), pytest.raises(FileNotFoundError):
+        Card.parse("R5").name  # noqa: B018 (the name is said through the catalog)
