@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve test test-slow lint bench load clean chromium messages paper
+.PHONY: run serve test test-slow lint bench bench-web load clean chromium messages paper
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -88,6 +88,12 @@ paper: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
+
+# The table's endpoints in-process: ratios to a bare endpoint and to another commit
+# (bench/web.py; docs/PERFORMANCE.md). E.g. make bench-web BENCH_WEB_ARGS="--against REF"
+BENCH_WEB_ARGS ?=
+bench-web: $(STAMP) $(HTMX)
+	$(PY) bench/web.py $(BENCH_WEB_ARGS)
 
 # The real server (gunicorn) under 200 simulated tables; figures in docs/PERFORMANCE.md.
 # More options: make load LOAD_ARGS="--db both --tables 200 --duration 30"

@@ -1,18 +1,25 @@
 """What one request to each of the table's endpoints costs in-process, on SQLite.
 
 No server, no network, no load: the Flask test client against a fresh database, so two
-checkouts can be compared on one machine in one sitting (run it from each):
+checkouts can be compared on one machine in one sitting. `bench/web.py` (`make
+bench-web`) runs this file once per checkout, alternating, and prints the ratios; by
+itself it measures the checkout it is run from (or the one `--root` names):
 
-    .venv/bin/python bench/endpoints.py
+    .venv/bin/python bench/endpoints.py [--root DIR] [--requests N] [--json]
 
-It creates a 4-player match through the new-match form, records a few plays and 200
-count corrections through the table's form (as the screen posts them: version, last
-line, key), then prints the median milliseconds of: recording a line, an unchanged
-poll (204), a changed poll (200, the fragment) and the table's fragment.
+It creates a 4-player match through the new-match form, records a few plays and count
+corrections through the table's form (as the screen posts them: version, last line, the
+screen's stamp, a fresh key), then prints the median milliseconds of: a bare endpoint
+added to the same app (no database, no template: what Flask and the app's extensions
+cost every request), recording a line, an unchanged poll (204), a changed poll (200, the
+fragment) and the table's fragment. It reads each page as a phone does, so it runs
+against older checkouts too (one before the screen's stamp sends none).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import re
 import statistics
@@ -21,26 +28,39 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path.cwd()))
-os.environ["COMPANION_INSTANCE"] = tempfile.mkdtemp()
-
-from companion import create_app
+from typing import Any
 
 HX = {"HX-Request": "true"}
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "", ""]
 RULES = {"stack": "last", "draw": "until", "mercy_on": "y", "mercy": "25", "seven": "y"}
 RULES |= {"zero": "y", "target": "100000", "scoring": "high"}
+# What each figure is, in the order printed.
+ENDPOINTS = {
+    "bare": "bare endpoint (200)",
+    "record": "record a line (303)",
+    "unchanged": "poll unchanged (204)",
+    "changed": "poll changed (200)",
+    "fragment": "table fragment (200)",
+}
 
 
-def main() -> None:
+def measure(root: Path, requests: int) -> dict[str, float]:
+    """Median milliseconds per endpoint, for the app of the checkout at `root`."""
+    os.chdir(root)
+    sys.path.insert(0, str(root))
+    os.environ["COMPANION_INSTANCE"] = tempfile.mkdtemp()
+    from companion import create_app
+
     database = Path(tempfile.mkdtemp()) / "bench.db"
-    config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "x"}
+    config: dict[str, Any] = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"}
+    config["SECRET_KEY"] = "x"
     # The rate limiter runs, and is measured, at a rate this loop never reaches.
     config["RATELIMIT_WRITE"] = config["RATELIMIT_NEW_MATCH"] = "1000000 per minute"
     # The tap guard judges each post (measured), without the wait a person needs.
     config["TAP_SETTLE_MS"] = config["TAP_REFRESH_MS"] = "0"
     app = create_app(config)
+    # The floor: the same app and extensions, an endpoint that does nothing.
+    app.add_url_rule("/bench/bare", "bench_bare", lambda: "ok")
     client = app.test_client()
     page = client.get("/new").get_data(as_text=True)
     found = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
@@ -50,18 +70,24 @@ def main() -> None:
     form |= {f"players-{i}": name for i, name in enumerate(PLAYERS)}
     match_id = client.post("/new", data=form).headers["Location"].rsplit("/", 1)[1]
 
-    def shown() -> tuple[str, str, str]:
+    def shown() -> dict[str, str]:
+        """The hidden fields the table's form carries, read off the fragment."""
         html = client.get(f"/m/{match_id}", headers=HX).get_data(as_text=True)
-        version = re.search(r'data-version="(\d+)"', html)
-        last = re.search(r"last=(\d+)", html)
-        stamp = re.search(r'name="shown" value="([^"]+)"', html)
-        assert version is not None and last is not None and stamp is not None
-        return version.group(1), last.group(1), stamp.group(1)
+        fields = {"csrf_token": token}
+        for name, pattern in (
+            ("version", r'data-version="(\d+)"'),
+            ("last", r"last=(\d+)"),
+            ("shown", r'name="shown" value="([^"]+)"'),
+        ):
+            value = re.search(pattern, html)
+            if value is not None:
+                fields[name] = value.group(1)
+        assert "version" in fields, "no table version on the fragment"
+        return fields
 
     def record(line: str) -> float:
-        version, last, stamp = shown()
+        fields = shown()
         who, _, action = line.partition(":")
-        fields = {"csrf_token": token, "version": version, "last": last, "shown": stamp}
         fields["key"] = os.urandom(6).hex()
         if who in ("start", "hand"):
             fields |= {"player": "", "action": line}
@@ -73,26 +99,40 @@ def main() -> None:
         assert answer.status_code == 303, (line, answer.status_code)
         return took
 
-    for line in ("start: R5", "Ann: R3", "Bob: R4", "Cy: R6", "Dee: R8"):
-        record(line)
-    posts = [record(f"Ann: has {8 if i % 2 == 0 else 7}") for i in range(200)]
-    version, last, _stamp = shown()
-
-    def median_ms(request: Callable[[], object], times: int = 300) -> float:
+    def median_ms(request: Callable[[], object]) -> float:
         taken = []
-        for _ in range(times):
+        for _ in range(requests):
             start = time.perf_counter()
             request()
             taken.append(time.perf_counter() - start)
         return 1000 * statistics.median(taken)
 
-    print(f"record a line (303)   {1000 * statistics.median(posts[-100:]):.3f} ms")
-    unchanged = f"/m/{match_id}/live?v={version}&last={last}"
-    print(f"poll unchanged (204)  {median_ms(lambda: client.get(unchanged, headers=HX)):.3f} ms")
-    changed = f"/m/{match_id}/live?v=0&last=0"
-    print(f"poll changed (200)    {median_ms(lambda: client.get(changed, headers=HX)):.3f} ms")
-    fragment = f"/m/{match_id}"
-    print(f"table fragment (200)  {median_ms(lambda: client.get(fragment, headers=HX)):.3f} ms")
+    for line in ("start: R5", "Ann: R3", "Bob: R4", "Cy: R6", "Dee: R8"):
+        record(line)
+    posts = [record(f"Ann: has {8 if i % 2 == 0 else 7}") for i in range(requests)]
+    fields = shown()
+    unchanged = f"/m/{match_id}/live?v={fields['version']}&last={fields.get('last', 0)}"
+    return {
+        "bare": median_ms(lambda: client.get("/bench/bare")),
+        "record": 1000 * statistics.median(posts[len(posts) // 2 :]),
+        "unchanged": median_ms(lambda: client.get(unchanged, headers=HX)),
+        "changed": median_ms(lambda: client.get(f"/m/{match_id}/live?v=0&last=0", headers=HX)),
+        "fragment": median_ms(lambda: client.get(f"/m/{match_id}", headers=HX)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path.cwd(), help="the checkout to measure")
+    parser.add_argument("--requests", type=int, default=200, help="requests per endpoint")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    options = parser.parse_args()
+    figures = measure(options.root.resolve(), options.requests)
+    if options.json:
+        print(json.dumps(figures))
+        return
+    for key, what in ENDPOINTS.items():
+        print(f"{what:<22}{figures[key]:.3f} ms")
 
 
 if __name__ == "__main__":
