@@ -1,6 +1,7 @@
 """The app's services, one each in `app.extensions`: the match store ("store"), each
 match's statistics ("match_stats"), each group's history ("group_histories"), the
-groups ("groups") and the house-rule lab ("lab"). The views reach them through
+groups ("groups"), the house-rule lab ("lab") and the table screen's parts rendered once
+("rendered_parts"). The views reach them through
 `current_store()`, `current_groups()`, `current_lab()`."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from companion.groups import Groups
 from companion.lab import DEFAULTS as LAB_DEFAULTS
 from companion.lab import Lab
 from companion.match_stats import MatchStatsCache
+from companion.rendered import RenderedParts
 from companion.store import MAX_MATCH_LINES, Store, max_match_lines
 from companion.taps import REFRESH_MS, SETTLE_MS, TapGuard, milliseconds
 
@@ -46,3 +48,5 @@ def init_services(app: Flask) -> None:
     for key, value in LAB_DEFAULTS.items():
         config.setdefault(key, value)
     app.extensions["lab"] = Lab(db, config)
+    # Parts of the table's screen rendered once for every phone (companion/rendered.py).
+    app.extensions["rendered_parts"] = RenderedParts()

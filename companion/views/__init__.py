@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import sys
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
@@ -58,7 +58,18 @@ def init_templates(app: Flask) -> None:
         actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
+        icons_href=icons_href,
     )
+
+
+def icons_href() -> str:
+    """The address of the icons (static/icons.svg), found once a request: a table's
+    screen shows a few dozen icons."""
+    try:
+        found: str = g.icons_href
+    except AttributeError:
+        found = g.icons_href = url_for("static", filename="icons.svg")
+    return found
 
 
 def register(app: Flask) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import flash, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import access
@@ -21,6 +23,7 @@ from companion.outcomes import (
     Refused,
     Undone,
 )
+from companion.rendered import current_parts
 from companion.store import current_store
 from companion.table_view import PLAYABLE, TAB_KEYS, TableView
 from companion.taps import refusal
@@ -110,6 +113,20 @@ def render_table(
             "table.show", match_id=table.match.id, v=table.version, last=table.last_line_id, **args
         )
 
+    def card_keys() -> Markup:
+        """The open tab's keys, rendered once for every phone showing the same (the
+        table, the tab, the cards drawn first, the language and the app's address)."""
+        made_for = (
+            *(table.match.id, table.version, table.last_line_id, tab, drawn),
+            *(str(get_locale()), request.script_root),
+        )
+        return current_parts().get(
+            made_for,
+            lambda: render_template(
+                "partials/card_keys.html", view=view, at=at, s=view.state, turn=view.legal.turn
+            ),
+        )
+
     return (
         render_template(
             "partials/table_body.html" if htmx else "table.html",
@@ -121,6 +138,7 @@ def render_table(
             full=full,
             not_taken=not_taken,
             at=at,
+            card_keys=card_keys,
             ui=ui,
             # The screen a form posts from (its table and what it has open): a tap that
             # is refused shows that same screen again (a tab, a card's question).

@@ -1,0 +1,52 @@
+"""The card keys rendered once for every phone showing the same (companion/rendered.py):
+kept per table version, tab, cards drawn first and language, and never a phone's own."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from tests.app.helpers import Page, Tabletop
+
+
+def keys_of(page: Page) -> list[tuple[str | None, str | None]]:
+    """Each key's name and what it posts, as the screen shows them."""
+    keys = page.doc.one(cls="keys")
+    return [(k.get("aria-label"), k.get("value") or k.get("href")) for k in keys.find_all("button")]
+
+
+def test_phones_on_the_same_table_share_its_keys(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    parts = app.extensions["rendered_parts"]
+    first = tabletop.table(started)
+    kept = len(parts)
+    again = tabletop.table(started)
+    assert len(parts) == kept  # the same table, tab and language: rendered once
+    assert keys_of(again) == keys_of(first)
+    # Each form's own fields are still its own: a fresh key and the screen's stamp.
+    assert again.forms("/line")[0].values()["key"] != first.forms("/line")[0].values()["key"]
+
+
+def test_a_play_a_tab_and_a_language_each_have_keys_of_their_own(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    before = keys_of(tabletop.table(started))
+    page = tabletop.play_lines(started, "Ann: R3")
+    after = keys_of(tabletop.table(started))
+    assert after != before  # Bob's keys on R3, not Ann's on R5
+    assert page.turn == "Bob"
+    blue = keys_of(tabletop.tab(started, "Blue"))
+    assert blue != after and all(name and "Blue" in name for name, _ in blue)
+    german = tabletop.get(f"/m/{started}", headers={"Accept-Language": "de"})
+    names = [name for name, _ in keys_of(german)]
+    assert names and not any(name and "Red" in name for name in names)
+    assert keys_of(tabletop.table(started)) == after  # English again, as kept
+
+
+def test_an_undo_shows_the_keys_of_the_table_it_brings_back(
+    tabletop: Tabletop, started: str
+) -> None:
+    before = keys_of(tabletop.table(started))
+    tabletop.play_lines(started, "Ann: R3")
+    tabletop.undo(started)
+    assert keys_of(tabletop.table(started)) == before
