@@ -1,17 +1,23 @@
 """Limits on the work one client can ask of the server: requests per client address.
 
 Creating a match, importing a record and writing to a match (a line, an undo, a reveal,
-new links) are rate-limited per client address with Flask-Limiter, at rates a real
-table never reaches (six phones behind one home router recording a fast game, a family
-starting several matches in an evening) but a script does. Reads (the table, its 1.5 s
-poll, static files, /healthz) are never limited. The limit on lines per match is the
-store's (`Store.max_lines`, `MAX_MATCH_LINES`).
+new links) are rate-limited per client address, at rates a real table never reaches
+(six phones behind one home router recording a fast game, a family starting several
+matches in an evening) but a script does. Reads (the table, its 1.5 s poll, static
+files, /healthz) are never limited, and pay nothing for the limits: only the limited
+views check them. The limit on lines per match is the store's (`Store.max_lines`,
+`MAX_MATCH_LINES`).
+
+The counting is the `limits` library's (fixed windows, the rate strings "10 per minute;
+60 per hour"), in a storage named by RATELIMIT_STORAGE_URI: memory:// (each process
+counts on its own) or redis://... (across processes and hosts). In memory, counts whose
+window has ended are dropped when read and swept every few hundred writes
+(`SweptMemoryStorage`), not by the timer thread limits' own memory storage starts on
+writes (about every other write of a busy server, 0.1-0.25 ms each).
 
 Settings (docs/OPERATIONS.md), from the environment with the COMPANION_ prefix:
-RATELIMIT_NEW_MATCH, RATELIMIT_IMPORT, RATELIMIT_WRITE (Flask-Limiter's rate strings,
-"10 per minute; 60 per hour"), RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI (memory:// by
-default: each process counts on its own; redis://... to count across processes and
-hosts).
+RATELIMIT_NEW_MATCH, RATELIMIT_IMPORT, RATELIMIT_WRITE, RATELIMIT_LAB,
+RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI.
 """
 
 from __future__ import annotations
@@ -19,13 +25,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from flask_limiter import Limiter, RateLimitExceeded
-from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 
 from companion.extensions import htmx
 
@@ -40,13 +49,14 @@ DEFAULTS = {
     "RATELIMIT_WRITE": "240 per minute",
     # A lab run keeps a core busy for a while (LAB_MAX_RUNNING caps them at once).
     "RATELIMIT_LAB": "5 per minute; 30 per hour",
+    "RATELIMIT_ENABLED": True,
     # One process's memory: nothing to install (each gunicorn worker counts on its own).
     "RATELIMIT_STORAGE_URI": "memory://",
 }
 
 # Each limit: its setting, the endpoints it covers (POST only: a form's page is a read),
-# and what a client that reached it did too often. The write limit is one budget
-# shared by its endpoints.
+# and what a client that reached it did too often. Each limit is one budget shared by
+# its endpoints.
 LIMITS = (
     ("RATELIMIT_NEW_MATCH", ("main.new_match",), "new matches"),
     ("RATELIMIT_IMPORT", ("transfer.import_record",), "imports"),
@@ -57,46 +67,123 @@ LIMITS = (
         "plays and changes",
     ),
 )
+# Writes between two sweeps of the ended windows' counts (memory only).
+SWEEP_EVERY = 500
 
 
-def init_limits(app: Flask) -> Limiter:
-    """The app's limiter (kept in app.extensions["rate_limiter"]), its limits on the
-    views `register` added, and its 429 page. Behind a proxy (BEHIND_PROXY), ProxyFix
-    has put the real client's address in the request, so each client counts apart."""
+class SweptMemoryStorage(MemoryStorage):
+    """limits' memory storage, its ended counts dropped on a read (as limits does) and
+    swept every SWEEP_EVERY writes, with no thread started per write."""
+
+    # Its own scheme: limits registers each storage class under its schemes, and this
+    # one must not take "memory" over.
+    STORAGE_SCHEME = ["swept-memory"]  # noqa: RUF012 (limits reads it as the class's)
+
+    def __init__(self, uri: str | None = None, **options: Any) -> None:
+        super().__init__(uri, **options)
+        self.writes = 0
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        self.get(key)  # a count whose window ended starts again
+        with self.locks[key]:
+            self.storage[key] += amount
+            if self.storage[key] == amount:
+                self.expirations[key] = time.time() + expiry
+        self.writes += 1
+        if self.writes % SWEEP_EVERY == 0:
+            self.sweep()
+        return self.storage.get(key, 0)
+
+    def sweep(self) -> None:
+        """Drop every count whose window has ended."""
+        now = time.time()
+        for key, ends in list(self.expirations.items()):
+            if ends <= now:
+                self.get(key)
+
+
+class TooMany(TooManyRequests):
+    """A client reached a limit: what it did too often, the limit, when its window ends."""
+
+    def __init__(self, what: str, item: RateLimitItem, reset_at: float) -> None:
+        super().__init__(what)
+        self.what = what
+        self.item = item
+        self.reset_at = reset_at
+
+
+class RateLimits:
+    """The app's limits (app.extensions["rate_limits"]): each client address's requests
+    counted per limit, in `storage`."""
+
+    def __init__(self, storage: Storage, enabled: bool) -> None:
+        self.storage = storage
+        self.counter = FixedWindowRateLimiter(storage)
+        self.enabled = enabled
+
+    def check(self, scope: str, items: list[RateLimitItem], what: str) -> None:
+        """Count this request against `scope`'s limits; TooMany at the first reached.
+        Behind a proxy (BEHIND_PROXY), ProxyFix has put the real client's address in
+        the request, so each client counts apart."""
+        if not self.enabled:
+            return
+        client = request.remote_addr or "127.0.0.1"
+        for item in items:
+            if not self.counter.hit(item, scope, client):
+                reset_at = self.counter.get_window_stats(item, scope, client).reset_time
+                raise TooMany(what, item, reset_at)
+
+
+def storage_for(uri: str) -> Storage:
+    """memory:// counts in this process, swept (SweptMemoryStorage); any other URI is
+    limits' own (redis://...)."""
+    if uri == "memory://":
+        return SweptMemoryStorage()
+    storage = storage_from_string(uri)
+    if not isinstance(storage, Storage):  # an asyncio storage ("async+redis://")
+        raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r}: an asyncio storage can't serve this app.")
+    return storage
+
+
+def init_limits(app: Flask) -> RateLimits:
+    """The app's limits, checked by the views `register` added (POSTs only), and the 429
+    page."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
-    limiter = Limiter(key_func=get_remote_address)
-    limiter.init_app(app)
-    # Reading is never limited: a GET (the table's 1.5 s poll above all) skips the
-    # limiter's work on every request but this check.
-    limiter.request_filter(lambda: request.method in ("GET", "HEAD", "OPTIONS"))
-    app.extensions["rate_limiter"] = limiter
+    enabled = app.config["RATELIMIT_ENABLED"]
+    if isinstance(enabled, str):  # from the environment: "false", "0", "no" switch it off
+        enabled = enabled.strip().lower() not in ("false", "0", "no", "off")
+    limits = RateLimits(storage_for(str(app.config["RATELIMIT_STORAGE_URI"])), bool(enabled))
+    app.extensions["rate_limits"] = limits
     for setting, endpoints, what in LIMITS:
-        value = str(app.config[setting])
-        if len(endpoints) == 1:
-            limit = limiter.limit(value, methods=["POST"], error_message=what)
-        else:
-            limit = limiter.shared_limit(
-                value, scope=setting.lower(), methods=["POST"], error_message=what
-            )
+        items = parse_many(str(app.config[setting]))
         for endpoint in endpoints:
             view: Callable[..., Any] = app.view_functions[endpoint]
-            app.view_functions[endpoint] = limit(view)
-    app.register_error_handler(RateLimitExceeded, too_many)
-    return limiter
+            app.view_functions[endpoint] = limited(view, limits, setting.lower(), items, what)
+    app.register_error_handler(TooMany, too_many)
+    return limits
 
 
-def too_many(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
+def limited(
+    view: Callable[..., Any], limits: RateLimits, scope: str, items: list[RateLimitItem], what: str
+) -> Callable[..., Any]:
+    """`view`, its POSTs counted against the limit first."""
+
+    @wraps(view)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if request.method == "POST":
+            limits.check(scope, items, what)
+        return view(*args, **kwargs)
+
+    return checked
+
+
+def too_many(error: TooMany) -> tuple[str, int, dict[str, str]]:
     """429 with a sentence and Retry-After; to htmx, a notice put on top of the table
     (the table stays as it is: nothing was recorded)."""
-    limiter: Limiter = current_app.extensions["rate_limiter"]
-    breached = limiter.current_limit
-    reset_at = breached.window.reset_time if breached is not None else time.time() + 60
-    wait = max(1, math.ceil(reset_at - time.time()))  # seconds until the window ends
-    item = error.limit.limit
-    message = too_many_sentence(
-        error.description or "requests", window(item.GRANULARITY.name, item.multiples), wait
-    )
+    wait = max(1, math.ceil(error.reset_at - time.time()))  # seconds until the window ends
+    item = error.item
+    message = too_many_sentence(error.what, window(item.GRANULARITY.name, item.multiples), wait)
     headers = {"Retry-After": str(wait)}
     if htmx:
         headers |= {"HX-Retarget": "#table", "HX-Reswap": "afterbegin", "HX-Reselect": ".too-many"}

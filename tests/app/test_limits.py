@@ -3,12 +3,14 @@ requests per client address (new matches, imports, writes), answered with a sent
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from companion.limits import DEFAULTS
+from companion.limits import DEFAULTS, SWEEP_EVERY, SweptMemoryStorage, storage_for
 from companion.store import MAX_MATCH_LINES, current_store
 from tests.app.helpers import Page, Tabletop
 from tests.app.test_transfer import LONG_MATCH, import_text
@@ -198,3 +200,55 @@ def test_the_limits_can_be_raised_or_switched_off(app_with: Any) -> None:
     for app in (raised, switched_off):
         phone = phone_at(app, "10.0.0.1")
         assert [post_new_match(phone).status for _ in range(12)] == [303] * 12
+
+
+# ---------------------------------------------------------------- the counts in memory
+
+
+def test_a_limited_write_starts_no_thread(app_with: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: limits' own memory storage started a timer thread on about every other
+    write of a busy server (0.1-0.25 ms each); the counts now expire when read or swept."""
+    app = app_with(RATELIMIT_ENABLED=True, RATELIMIT_WRITE="1000 per minute")
+    phone = phone_at(app, "10.0.0.1")
+    match_id = phone.create(("Ann", "Bob", "Cy"))
+    started: list[threading.Thread] = []
+    real_start = threading.Thread.start
+
+    def start(thread: threading.Thread) -> None:
+        started.append(thread)
+        real_start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    phone.play_lines(match_id, "start: R5", "Ann: R3", "Bob: R4")
+    for _ in range(5):
+        time.sleep(0.02)  # past limits' timer of 0.01 s, which would start again
+        assert phone.undo(match_id).status == 303
+        phone.play_lines(match_id, "Bob: R4")
+    assert started == []
+
+
+def test_ended_windows_are_dropped_when_read_and_swept() -> None:
+    storage = SweptMemoryStorage()
+    storage.incr("a", expiry=0.05)
+    storage.incr("b", expiry=0.05)
+    storage.incr("c", expiry=60)
+    assert storage.incr("a", expiry=0.05) == 2
+    time.sleep(0.06)
+    assert storage.get("a") == 0  # its window ended: counted afresh
+    assert storage.incr("a", expiry=60) == 1
+    storage.sweep()
+    assert "b" not in storage.storage and "b" not in storage.expirations
+    assert storage.get("c") == 1 and storage.get("a") == 1
+    # A sweep comes by itself every SWEEP_EVERY writes.
+    storage.incr("d", expiry=0.01)
+    time.sleep(0.02)
+    for _ in range(SWEEP_EVERY):
+        storage.incr("c", expiry=60)
+    assert "d" not in storage.storage
+
+
+def test_the_limits_of_redis_are_the_limits_librarys() -> None:
+    """Another storage URI is the limits library's own; memory:// is the swept one."""
+    assert isinstance(storage_for("memory://"), SweptMemoryStorage)
+    with pytest.raises(ValueError, match="asyncio"):
+        storage_for("async+memory://")
