@@ -9,7 +9,14 @@ from flask import Flask
 from companion.database import init_database, upgrade_database
 from companion.extensions import init_extensions
 from companion.paths import ROOT, STATIC, TEMPLATES
-from companion.settings import configure, database_url, public_url, secret_key, sqlalchemy_url
+from companion.settings import (
+    configure,
+    database_url,
+    init_proxy,
+    public_url,
+    secret_key,
+    sqlalchemy_url,
+)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -17,6 +24,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # companion.lab_worker) imports the package too, and must beat its first heartbeat.
     from companion.languages import init_languages
     from companion.limits import init_limits
+    from companion.quiet_polls import init_quiet_polls
     from companion.services import init_services
     from companion.views import init_templates, register
 
@@ -34,6 +42,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register(app)  # blueprints, error pages (companion/views)
     init_languages(app)  # the table's language, for the app and the engine
     init_limits(app)  # requests per client address
+    init_quiet_polls(app)  # an unchanged poll answered in front of the app
+    init_proxy(app)  # behind a proxy: its X-Forwarded-*, outermost
     if app.config["AUTO_MIGRATE"]:
         upgrade_database(app, instance)
     return app

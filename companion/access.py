@@ -167,10 +167,10 @@ def _token(roles: Mapping[str, Any], key: str, kind: Role) -> str | None:
     return None
 
 
-def _roles(kind: Kind = Kind.MATCH) -> dict[str, Any]:
+def _roles(kind: Kind = Kind.MATCH, held: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The session's matches (or groups): {id: [role, token]} in the order of use,
-    oldest first."""
-    stored = session.get(kind.value)
+    oldest first (`held`: a session read from its cookie elsewhere)."""
+    stored = (session if held is None else held).get(kind.value)
     if isinstance(stored, dict):  # a cookie from before the order was kept
         return dict(stored)
     if not isinstance(stored, list):
@@ -191,6 +191,17 @@ def this_phone() -> Phone:
     """The phone making this request, from its signed session cookie."""
     phone_id = session.get(PHONE_KEY)
     return Phone(_roles(), _roles(Kind.GROUP), phone_id if isinstance(phone_id, str) else None)
+
+
+def phone_from(held: Mapping[str, Any]) -> Phone:
+    """The phone whose session (read from its cookie outside a request: an unchanged
+    poll, companion/quiet_polls.py) is `held`."""
+    phone_id = held.get(PHONE_KEY)
+    return Phone(
+        _roles(Kind.MATCH, held),
+        _roles(Kind.GROUP, held),
+        phone_id if isinstance(phone_id, str) else None,
+    )
 
 
 def writing_phone() -> Phone:

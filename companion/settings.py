@@ -45,9 +45,6 @@ def configure(app: Flask, config: dict[str, Any] | None) -> Path:
     app.config["TRUSTED_HOSTS"] = trusted_hosts(
         app.config.get("TRUSTED_HOSTS"), app.config["PUBLIC_URL"]
     )
-    if app.config.get("BEHIND_PROXY"):
-        # Behind a TLS-terminating proxy: trust its X-Forwarded-* (scheme, host, client).
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or secret_key(instance)
     _engines(app.config)
@@ -139,3 +136,10 @@ def secret_key(instance: Path) -> str:
         finally:
             new.unlink()
     return path.read_text().strip()
+
+
+def init_proxy(app: Flask) -> None:
+    """Behind a TLS-terminating proxy (BEHIND_PROXY): trust its X-Forwarded-* (scheme,
+    host, client), for everything the app answers (the outermost WSGI layer)."""
+    if app.config.get("BEHIND_PROXY"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]

@@ -14,14 +14,7 @@ from companion import inputs
 from companion.store import current_store
 from companion.views.errors import error_page, is_outage, release_session
 from companion.views.errors import translated as _
-
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-)
-
-HSTS = "max-age=31536000"  # a year, renewed by every answer; only with secure cookies
-
+from companion.views.headers import response_headers
 
 # A request body gunicorn can't read as HTTP (a bad chunk size, a body cut short): it
 # surfaces where the app first reads the form, as gunicorn's own exception. Only when
@@ -104,18 +97,14 @@ def register(app: Flask) -> None:
     # connection lost after the request's last query must not turn its page into a 500.
     app.teardown_appcontext(lambda error: release_session())
 
+    every_answer = response_headers(app.config)
+
     @app.after_request
     def headers(response: Response) -> Response:
         # The same URL answers with a whole page or a fragment (htmx).
         response.vary.add("HX-Request")
-        # Everything comes from this server: no inline script, no framing, no sniffing.
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        if app.config.get("SESSION_COOKIE_SECURE"):
-            # Served over HTTPS only (secure cookies): browsers never try plain HTTP again.
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
+        for name, value in every_answer.items():  # companion/views/headers.py
+            response.headers.setdefault(name, value)
         if request.endpoint == "static" and response.status_code == 200:
             # Buffer the (small) file so Flask-Compress, whose hook runs after this one,
             # gzips htmx and the CSS like any page.
