@@ -113,38 +113,44 @@ def render_table(
             "table.show", match_id=table.match.id, v=table.version, last=table.last_line_id, **args
         )
 
-    def card_keys() -> Markup:
-        """The open tab's keys, rendered once for every phone showing the same (the
-        table, the tab, the cards drawn first, the language and the app's address)."""
+    can_edit = phone.role(table.match) == "editor"
+    shown = {
+        "match": table.match,
+        "view": view,
+        "s": view.state,
+        "legal": view.legal,
+        "turn": view.legal.turn,
+        "can_edit": can_edit,
+        "at": at,
+        "ui": ui,
+        "awards": match_awards(table),
+    }
+
+    def part(name: str) -> Markup:
+        """A part of the screen that is the same for every phone showing the same table
+        (its version and last line), with the same things open, in the same language and
+        role: rendered once for all (companion/rendered.py)."""
         made_for = (
-            *(table.match.id, table.version, table.last_line_id, tab, drawn),
-            *(str(get_locale()), request.script_root),
+            *(name, table.match.id, table.version, table.last_line_id, can_edit),
+            *(tuple(sorted(ui.items())), str(get_locale()), request.script_root),
         )
         return current_parts().get(
-            made_for,
-            lambda: render_template(
-                "partials/card_keys.html", view=view, at=at, s=view.state, turn=view.legal.turn
-            ),
+            made_for, lambda: render_template(f"partials/table_{name}.html", **shown)
         )
 
     return (
         render_template(
             "partials/table_body.html" if htmx else "table.html",
-            match=table.match,
-            view=view,
-            can_edit=phone.role(table.match) == "editor",
+            **shown,
+            part=part,
             error=error,
             notice=notice,
             full=full,
             not_taken=not_taken,
-            at=at,
-            card_keys=card_keys,
-            ui=ui,
             # The screen a form posts from (its table and what it has open): a tap that
             # is refused shows that same screen again (a tab, a card's question).
             made={"v": table.version, "last": table.last_line_id, **ui},
             settle_ms=taps.settle_ms,
-            awards=match_awards(table),
         ),
         status,
     )

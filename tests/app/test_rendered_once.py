@@ -1,11 +1,12 @@
-"""The card keys rendered once for every phone showing the same (companion/rendered.py):
+"""The parts of the table screen rendered once for every phone showing the same
+(companion/rendered.py): the card keys here, as the most varied of them;
 kept per table version, tab, cards drawn first and language, and never a phone's own."""
 
 from __future__ import annotations
 
 from flask import Flask
 
-from tests.app.helpers import Page, Tabletop
+from tests.app.helpers import Page, Tabletop, phone, share_tokens
 
 
 def keys_of(page: Page) -> list[tuple[str | None, str | None]]:
@@ -50,3 +51,17 @@ def test_an_undo_shows_the_keys_of_the_table_it_brings_back(
     tabletop.play_lines(started, "Ann: R3")
     tabletop.undo(started)
     assert keys_of(tabletop.table(started)) == before
+
+
+def test_an_editor_and_a_watcher_each_see_their_own_seats(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """The seats are kept per role: an editor corrects a count from its seat, a watcher
+    can't, whoever asked first."""
+    _, viewer = share_tokens(app, started)
+    watcher = phone(app, f"/v/{viewer}")
+    watched = watcher.table(started).doc.one(cls="seats")
+    edited = tabletop.table(started).doc.one(cls="seats")
+    assert watched.find("a", cls="seat-box") is None
+    assert len(edited.find_all("a", cls="seat-box")) == 3
+    assert watcher.table(started).doc.one(cls="seats").find("a", cls="seat-box") is None
