@@ -37,6 +37,20 @@ errorlog = os.environ.get("ERROR_LOG", "-")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 
+def when_ready(server):  # type: ignore[no-untyped-def]
+    """The server's shape as gunicorn settled it (the environment, then the command
+    line): the load benchmark reports it from this line."""
+    workers, threads = server.num_workers, server.cfg.threads
+    server.log.info(
+        "Serving: %d worker%s x %d thread%s (%s)",
+        workers,
+        "s" * (workers != 1),
+        threads,
+        "s" * (threads != 1),
+        server.cfg.worker_class_str,
+    )
+
+
 class ToErrorLog(logging.Handler):
     """Hands the app's log records to gunicorn's error log, wherever that is set to go
     (and still after gunicorn reopens or replaces its handlers)."""

@@ -18,9 +18,11 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]  # the project
 PG_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
+SERVING = re.compile(r"Serving: (\d+) workers? x (\d+) threads? \((\w+)\)")  # gunicorn.conf.py
 
 
 def free_port() -> int:
@@ -126,6 +128,15 @@ class Server:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"no /healthz answer in time:\n{self.log_tail()}")
             time.sleep(0.2)
+
+    def shape(self) -> dict[str, Any]:
+        """The workers and threads the server runs, from its own startup line
+        (gunicorn.conf.py's when_ready): what gunicorn settled, not what was asked."""
+        found = SERVING.search(self.log_path.read_text(errors="replace"))
+        if found is None:
+            return {}
+        workers, threads, worker_class = found.groups()
+        return {"workers": int(workers), "threads": int(threads), "class": worker_class}
 
     def cpu_seconds(self) -> float:
         return proc_cpu_seconds(self.proc.pid) if self.proc else 0.0

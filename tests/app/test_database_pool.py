@@ -210,6 +210,7 @@ def test_a_busy_server_opens_no_more_sessions_than_its_pools_hold(tmp_path: Path
         before = sessions.opened()
         server.start()
         try:
+            assert f"Serving: 2 workers x {threads} threads (gthread)" in server.log()
             owner = Browser()
             matches = [create_match(owner, server.url, ["Ann", "Bob", "Cy"]) for _ in range(3)]
             links = {m: editor_link(owner, server.url, m) for m in matches}
