@@ -133,6 +133,12 @@ def report(r: dict[str, Any]) -> None:
         f"{r['client_loop_lag_ms']['p99']:.1f} ms; the server drained its queue "
         f"{r['drain_s']:g} s after the load"
     )
+    if sessions := r.get("db_sessions"):
+        print(
+            f"PostgreSQL sessions: {sessions['opened']:,} opened during the load; connected "
+            f"{sessions['connected_before']} at its start, {sessions['connected_after']} "
+            "after it"
+        )
     print(f"{'latency, ms':<26}{'p50':>8}{'p95':>8}{'p99':>8}{'count':>9}")
     order = ["record", FRAGMENT, "poll unchanged (204)", "poll changed (200)", "bare"]
     for kind in order + sorted(set(r["latency_ms"]) - set(order)):
@@ -197,6 +203,10 @@ def summary(results: list[dict[str, Any]]) -> None:
         print(f"{name:<28}" + "".join(f"{c:>22}" for c in cells) + f"  {target}")
 
     row("requests/s", [f"{r['requests_per_s']:.0f}" for r in results])
+    row(
+        "db sessions opened (load)",
+        [f"{s['opened']:,}" if (s := r.get("db_sessions")) else "-" for r in results],
+    )
     for kind, name in (
         ("record", "record p50/p95/p99 ms"),
         ("poll unchanged (204)", "poll 204 p50/p95/p99 ms"),
