@@ -10,6 +10,8 @@ import re
 
 from gunicorn.glogging import Logger
 
+from companion.settings import worker_threads
+
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 # One worker per core by default, and at least two (one slow request must not hold up
 # every phone): a request here is CPU work with at most a sub-millisecond wait for the
@@ -22,7 +24,8 @@ workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count
 # costs next to nothing, and the GIL keeps the CPU work one at a time per worker anyway,
 # so many threads cost the normal path nothing measurable (docs/PERFORMANCE.md).
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
-threads = int(os.environ.get("GUNICORN_THREADS", "32"))
+# GUNICORN_THREADS (32), read where the database pools are sized from it too.
+threads = worker_threads()
 # Create the app (and apply the migrations) once, before the workers fork.
 preload_app = True
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
@@ -32,6 +35,20 @@ graceful_timeout = 10
 accesslog = os.environ.get("ACCESS_LOG", "-") or None
 errorlog = os.environ.get("ERROR_LOG", "-")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def when_ready(server):  # type: ignore[no-untyped-def]
+    """The server's shape as gunicorn settled it (the environment, then the command
+    line): the load benchmark reports it from this line."""
+    workers, threads = server.num_workers, server.cfg.threads
+    server.log.info(
+        "Serving: %d worker%s x %d thread%s (%s)",
+        workers,
+        "s" * (workers != 1),
+        threads,
+        "s" * (threads != 1),
+        server.cfg.worker_class_str,
+    )
 
 
 class ToErrorLog(logging.Handler):

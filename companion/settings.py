@@ -15,6 +15,11 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.inputs import trusted_hosts
 
+# gunicorn's threads per worker when GUNICORN_THREADS is unset (docs/OPERATIONS.md, "Slow
+# clients"), and so the connections each database engine of a worker keeps.
+DEFAULT_THREADS = 32
+POOL_TIMEOUT_SECONDS = 5
+
 
 def configure(app: Flask, config: dict[str, Any] | None) -> Path:
     """Settle `app.config`; the instance folder (created if missing)."""
@@ -61,6 +66,14 @@ def _engines(config: dict[str, Any]) -> None:
         options: dict[str, Any] = {}
         if not uri.startswith("sqlite"):
             options["pool_recycle"] = 3600
+            # A connection per thread of the worker (each engine), opened when first
+            # needed and kept: SQLAlchemy's default (5, and 10 more opened and closed on
+            # demand) churned through 1,400 sessions in one 200-table load.
+            options["pool_size"] = pool_size(config.get("DB_POOL_SIZE"))
+            options["max_overflow"] = 0
+            # Only a pool smaller than the threads makes a request wait for a connection:
+            # a 503 after a few seconds, before the phone's poll gives up (8 s).
+            options["pool_timeout"] = POOL_TIMEOUT_SECONDS
             if "connect_timeout" not in uri:
                 # A database host that doesn't answer at all: a 503 after 5 s, rather
                 # than a worker stuck in connect() until gunicorn kills it.
@@ -79,6 +92,32 @@ def _engines(config: dict[str, Any]) -> None:
                 "pool_reset_on_return": None,
             },
         )
+
+
+def worker_threads() -> int:
+    """The threads a gunicorn worker runs (GUNICORN_THREADS): gunicorn.conf.py's setting,
+    and the size of the database pools."""
+    value = os.environ.get("GUNICORN_THREADS", str(DEFAULT_THREADS))
+    threads = int(value) if value.strip().isdigit() else 0
+    if threads < 1:
+        raise ValueError(
+            f"GUNICORN_THREADS must be the number of threads a worker runs, at least 1. "
+            f"It is {value!r}."
+        )
+    return threads
+
+
+def pool_size(value: object) -> int:
+    """The connections each database engine of a process keeps (COMPANION_DB_POOL_SIZE,
+    read as JSON like every COMPANION_ setting); unset: one per thread of a worker."""
+    if value is None:
+        return worker_threads()
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(
+            "COMPANION_DB_POOL_SIZE must be the number of database connections each "
+            f"engine of a worker keeps, at least 1 (unset: GUNICORN_THREADS). It is {value!r}."
+        )
+    return value
 
 
 def public_url(value: object) -> str | None:

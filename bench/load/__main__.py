@@ -54,15 +54,18 @@ def run_backend(
     )
     server = Server(label.lower(), args, database_url, db_pid)
     problems = ""
+    shape: dict[str, Any] = {}
     version = app_version()  # the code the server loads now
     try:
         server.start()
+        shape = server.shape()
         result = asyncio.run(measure(server, args))
     finally:
         server.stop()
         problems = server.log_problems()
         server.cleanup(keep=bool(problems) or args.keep)
     result["db"] = label
+    result["server"] = shape
     result["app"] = version
     result["load_average_before"] = [round(load1, 2), round(load5, 2)]
     result["server_log_problems"] = problems
@@ -143,9 +146,9 @@ def main() -> int:
         return 130
     except RuntimeError as exc:
         print(f"\nthe benchmark could not run: {exc}", file=sys.stderr)
-        summary(results, args)
+        summary(results)
         return 1
-    summary(results, args)
+    summary(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, default=str))
     return 0

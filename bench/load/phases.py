@@ -70,6 +70,8 @@ async def load_phase(clients: Clients, server: Server, games: list[list[Post]]) 
     )
 
     lags: list[float] = []
+    sessions = server.database_sessions()
+    sessions_before = sessions.read() if sessions else None
     cpu_client = time.process_time()
     cpu_server = server.cpu_seconds()
     cpu_db = server.db_cpu_seconds()
@@ -96,6 +98,15 @@ async def load_phase(clients: Clients, server: Server, games: list[list[Post]]) 
         task.cancel()
     await asyncio.gather(*pending_tasks, return_exceptions=True)
     settled = await settle(server)
+    db_sessions = None
+    if sessions and sessions_before:
+        opened, connected = sessions.read()
+        db_sessions = {
+            "opened": opened - sessions_before[0],
+            "connected_before": sessions_before[1],
+            "connected_after": connected,
+        }
+        sessions.close()
 
     latency = {kind: percentiles(values) for kind, values in rec.latency.items()}
     phones = sum(len(t.phones) for t in ready)
@@ -113,6 +124,7 @@ async def load_phase(clients: Clients, server: Server, games: list[list[Post]]) 
         "client_cpu_pct": 100 * cpu_client / elapsed,
         "server_cpu_pct": 100 * cpu_server / elapsed,
         "db_cpu_pct": 100 * cpu_db / elapsed if server.db_pid else None,
+        "db_sessions": db_sessions,
         # Everything else on the machine meanwhile (other programs, the kernel's
         # network work) and CPU the hypervisor took: a busy neighbour skews the figures.
         "other_cpu_pct": 100 * (cpu_machine - cpu_server - cpu_db - cpu_client) / elapsed,

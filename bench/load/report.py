@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import shlex
 import statistics
@@ -50,6 +49,14 @@ def app_version() -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown (no git)"
     return commit[:90] + (" + uncommitted changes" if changed else "")
+
+
+def server_shape(r: dict[str, Any]) -> str:
+    """The workers and threads the server said it runs (its startup line)."""
+    shape = r.get("server") or {}
+    if not shape:
+        return "gunicorn (its shape not found in its log)"
+    return f"gunicorn {shape['workers']} workers x {shape['threads']} threads ({shape['class']})"
 
 
 def verdict(ok: bool) -> str:
@@ -110,6 +117,7 @@ def targets(r: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
 
 def report(r: dict[str, Any]) -> None:
     print(f"\n--- {r['db']} (app: {r['app']}) ---")
+    print(f"server: {server_shape(r)}")
     print(
         f"load: {r['tables']} tables ({r['tables']} editors, {r['phones']} phones) for "
         f"{r['seconds']:g} s: {r['requests']:,} requests, {r['requests_per_s']:.0f} req/s; "
@@ -125,6 +133,12 @@ def report(r: dict[str, Any]) -> None:
         f"{r['client_loop_lag_ms']['p99']:.1f} ms; the server drained its queue "
         f"{r['drain_s']:g} s after the load"
     )
+    if sessions := r.get("db_sessions"):
+        print(
+            f"PostgreSQL sessions: {sessions['opened']:,} opened during the load; connected "
+            f"{sessions['connected_before']} at its start, {sessions['connected_after']} "
+            "after it"
+        )
     print(f"{'latency, ms':<26}{'p50':>8}{'p95':>8}{'p99':>8}{'count':>9}")
     order = ["record", FRAGMENT, "poll unchanged (204)", "poll changed (200)", "bare"]
     for kind in order + sorted(set(r["latency_ms"]) - set(order)):
@@ -171,14 +185,14 @@ def report(r: dict[str, Any]) -> None:
         print(f"{name:<28}{measured:>12}  {target:<10} {verdict(ok)}")
 
 
-def summary(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+def summary(results: list[dict[str, Any]]) -> None:
     print("\n=== summary ===")
     print(f"command: {shlex.join(sys.orig_argv)}")
     print(f"app: {app_version()}")
+    shapes = " / ".join(dict.fromkeys(server_shape(r) for r in results)) or "gunicorn not started"
     print(
-        f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; gunicorn "
-        f"{args.workers} workers x {args.threads or 1} thread(s); load client: "
-        "standard-library asyncio, on the same machine"
+        f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; {shapes}; "
+        "load client: standard-library asyncio, on the same machine"
     )
     if not results:
         return
@@ -189,6 +203,10 @@ def summary(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         print(f"{name:<28}" + "".join(f"{c:>22}" for c in cells) + f"  {target}")
 
     row("requests/s", [f"{r['requests_per_s']:.0f}" for r in results])
+    row(
+        "db sessions opened (load)",
+        [f"{s['opened']:,}" if (s := r.get("db_sessions")) else "-" for r in results],
+    )
     for kind, name in (
         ("record", "record p50/p95/p99 ms"),
         ("poll unchanged (204)", "poll 204 p50/p95/p99 ms"),
