@@ -101,10 +101,16 @@ def register(app: Flask) -> None:
 
     @app.after_request
     def headers(response: Response) -> Response:
-        # The same URL answers with a whole page or a fragment (htmx).
-        response.vary.add("HX-Request")
-        for name, value in every_answer.items():  # companion/views/headers.py
-            response.headers.setdefault(name, value)
+        # The same URL answers with a whole page or a fragment (htmx). (Written as text:
+        # `response.vary` parses the header into a set and back, on every answer.)
+        vary = response.headers.get("Vary")
+        if not vary:
+            response.headers["Vary"] = "HX-Request"
+        elif "hx-request" not in vary.lower():
+            response.headers["Vary"] = f"{vary}, HX-Request"
+        # companion/views/headers.py; no view sets them, so all or none are there.
+        if "Content-Security-Policy" not in response.headers:
+            response.headers.extend(every_answer)
         if request.endpoint == "static" and response.status_code == 200:
             # Buffer the (small) file so Flask-Compress, whose hook runs after this one,
             # gzips htmx and the CSS like any page.
