@@ -4,7 +4,7 @@ The status, the seats, the last plays, the dock and the card keys of a tab (up t
 buttons, each with a card's face, its name and what it posts) are the same for every
 phone that shows the same table (its version and last line) with the same things open,
 in the same language and role: four phones polling a table render them once, not once
-per phone and poll. `RenderedParts` keeps them, 8 MB at most, per
+per phone and poll. `RenderedParts` keeps them, a bounded number, per
 process (app.extensions["rendered_parts"]). Nothing in a kept part is a phone's own: a
 form's token, key and stamp stay outside it (templates/partials/turn_actions.html).
 """
@@ -18,14 +18,15 @@ from markupsafe import Markup
 
 from companion.bounded import Bounded
 
-# In characters: 2-10 kB a part, five parts a table: the current screens of several
-# hundred live tables, 8 MB at most.
-MOST_PARTS = 8_000_000
+# 1-10 kB a part (3 on average), five parts a table: the current screens of several
+# hundred live tables, about 6 MB. (Counted, not weighed: a weighed bound adds up every
+# part on each one kept.)
+MOST_PARTS = 2000
 
 
 class RenderedParts:
     def __init__(self, most: int = MOST_PARTS) -> None:
-        self._kept: Bounded[Hashable, Markup] = Bounded(most, weight=len)
+        self._kept: Bounded[Hashable, Markup] = Bounded(most)
 
     def get(self, key: Hashable, render: Callable[[], str]) -> Markup:
         """The part kept under `key`, or `render()` kept there (rendered outside the
