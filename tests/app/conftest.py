@@ -13,16 +13,42 @@ from flask.testing import FlaskClient
 from companion import create_app
 from companion.extensions import db
 from tests.app.helpers import Tabletop
-from tests.databases import postgres_url, reset_postgres
+from tests.databases import (
+    empty_postgres,
+    migrated_sqlite,
+    migrated_to,
+    postgres_url,
+    reset_postgres,
+)
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
+    """The app on a database of the test's own, empty, its schema made (copied, or its
+    rows truncated: the migrations themselves are tested in test_migrations.py); with
+    AUTO_MIGRATE=False, on a database with nothing in it."""
     url = postgres_url()
-    if url:
+    bare = config.get("AUTO_MIGRATE") is False  # a migration's test: no schema at all
+    if url is not None and bare:
         reset_postgres(url)
+    fresh = url is not None and not bare and empty_postgres(url)
+    if url is None and not bare and "SQLALCHEMY_DATABASE_URI" not in config:
+        migrated_sqlite(tmp_path / "t.db", lambda made: dispose(app_on(made, {})))
+    app = app_on(url or f"sqlite:///{tmp_path}/t.db", config)
+    if url is not None and fresh:
+        migrated_to(url)
+    return app
+
+
+def dispose(app: Flask) -> None:
+    with app.app_context():
+        for engine in db.engines.values():
+            engine.dispose()
+
+
+def app_on(url: str, config: dict[str, Any]) -> Flask:
     return create_app(
         {
-            "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path}/t.db",
+            "SQLALCHEMY_DATABASE_URI": url,
             "TESTING": True,
             "SECRET_KEY": "test",
             # The suites create many matches from one address: the rate limits are off
@@ -39,7 +65,7 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app with CSRF protection on, as it runs; the migrations create the database.
+    """The app with CSRF protection on, as it runs, on an empty database of its own.
     Each app has a game cache of its own (app.extensions["store"].games)."""
     app = make_app(tmp_path)
     yield app
