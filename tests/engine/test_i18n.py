@@ -31,6 +31,12 @@ def compile_catalog(directory: Path, code: str, messages: Translations) -> Path:
     """A compiled catalog for `code` under `directory`, laid out as engine/locale."""
     catalog = Catalog(locale=code, domain=DOMAIN)
     for msgid, msgstr in messages.items():
+        if isinstance(msgstr, tuple):
+            # As many forms as the language's plural rule has, whatever Babel's locale
+            # data says it has (2.19 gives French three: one, many, other); the last
+            # form given stands for the ones after it.
+            forms = catalog.num_plurals
+            msgstr = (*msgstr, *[msgstr[-1]] * (forms - len(msgstr)))[:forms]
         catalog.add(msgid, msgstr)
     folder = directory / code / "LC_MESSAGES"
     folder.mkdir(parents=True)
