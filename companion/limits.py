@@ -37,6 +37,7 @@ from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from companion.extensions import htmx
+from companion.settings import switched_on
 
 DEFAULTS = {
     # A family starts a few matches in an evening; a script started 693 in 10 s.
@@ -73,7 +74,8 @@ SWEEP_EVERY = 500
 
 class SweptMemoryStorage(MemoryStorage):
     """limits' memory storage, its ended counts dropped on a read (as limits does) and
-    swept every SWEEP_EVERY writes, with no thread started per write."""
+    swept every SWEEP_EVERY writes, with no thread started per write (limits' own starts
+    one, once, when it is made)."""
 
     # Its own scheme: limits registers each storage class under its schemes, and this
     # one must not take "memory" over.
@@ -137,7 +139,7 @@ class RateLimits:
 def storage_for(uri: str) -> Storage:
     """memory:// counts in this process, swept (SweptMemoryStorage); any other URI is
     limits' own (redis://...)."""
-    if uri == "memory://":
+    if uri.startswith("memory://"):
         return SweptMemoryStorage()
     storage = storage_from_string(uri)
     if not isinstance(storage, Storage):  # an asyncio storage ("async+redis://")
@@ -150,13 +152,13 @@ def init_limits(app: Flask) -> RateLimits:
     page."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
-    enabled = app.config["RATELIMIT_ENABLED"]
-    if isinstance(enabled, str):  # from the environment: "false", "0", "no" switch it off
-        enabled = enabled.strip().lower() not in ("false", "0", "no", "off")
-    limits = RateLimits(storage_for(str(app.config["RATELIMIT_STORAGE_URI"])), bool(enabled))
+    enabled = switched_on(app.config["RATELIMIT_ENABLED"])
+    limits = RateLimits(storage_for(str(app.config["RATELIMIT_STORAGE_URI"])), enabled)
     app.extensions["rate_limits"] = limits
     for setting, endpoints, what in LIMITS:
-        items = parse_many(str(app.config[setting]))
+        # The shortest window first (as Flask-Limiter did): a request refused by the
+        # minute's limit does not spend the hour's.
+        items = sorted(parse_many(str(app.config[setting])))
         for endpoint in endpoints:
             view: Callable[..., Any] = app.view_functions[endpoint]
             app.view_functions[endpoint] = limited(view, limits, setting.lower(), items, what)

@@ -8,7 +8,7 @@ several times that. `QuietPolls` sits in front of the app's WSGI callable and an
 those polls itself, with the headers the app gives a 204. Anything else goes to the app
 as before, which answers it as always: a table that moved on, a phone that may not see
 it or has no cookie the app signed, a URL or a host the app would refuse, an outage.
-QUIET_POLLS=False sends every poll through the framework (docs/PERFORMANCE.md compares).
+QUIET_POLLS=false sends every poll through the framework (docs/PERFORMANCE.md compares).
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from urllib.parse import parse_qs, unquote
 from flask import Flask
 from itsdangerous import BadData
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_cookie
 from werkzeug.wsgi import get_host
 
 from companion.access import phone_from
 from companion.inputs import CONTROL
 from companion.outcomes import Unchanged
+from companion.settings import switched_on
 from companion.views.headers import response_headers
 
 if TYPE_CHECKING:
@@ -37,6 +38,13 @@ if TYPE_CHECKING:
 
 # The poll's URL, as the table's fragment names it (templates/partials/table_body.html).
 LIVE = re.compile(r"/m/([A-Za-z0-9_-]{1,64})/live")
+# A host name (labels of at most 63 characters, 253 in all) or an IPv4 address, and a
+# port: anything else goes to the app's guard (companion/inputs.py).
+PLAIN_HOST = re.compile(
+    r"(?=[^:]{1,253}(:|$))[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})*\.?(:\d{1,5})?"
+)
+# Where a database error met by the quiet path waits for the app to answer it.
+POLL_FAILED = "companion.poll_failed"
 HX_VARY = "HX-Request, Accept-Encoding, Cookie"
 
 
@@ -62,17 +70,29 @@ class QuietPolls:
         """Whether the table is the one the poll names, for a phone that may see it;
         False at the least doubt (the app then answers, whatever it is)."""
         query = environ.get("QUERY_STRING", "")
-        if CONTROL.search(unquote(query)) or not environ.get("HTTP_HX_REQUEST"):
+        if (
+            CONTROL.search(unquote(query))
+            or not environ.get("HTTP_HX_REQUEST")
+            or environ.get("CONTENT_TYPE")  # a body: the app's guard reads it
+            or environ.get("CONTENT_LENGTH", "0") not in ("", "0")
+        ):
             return False
         try:
-            get_host(environ, self.trusted)
-            asked = parse_qs(query, strict_parsing=False)
+            if not PLAIN_HOST.fullmatch(get_host(environ, self.trusted)):
+                return False  # the app's guard judges (and words) anything else
+            asked = parse_qs(query, keep_blank_values=True)  # as the app reads a query
             version, last = int(asked["v"][0]), int(asked["last"][0])
             phone = phone_from(self.session(environ))
             with self.app.app_context():
                 store: Store = self.app.extensions["store"]
                 return isinstance(store.poll(match_id, phone, version, last), Unchanged)
-        except (KeyError, ValueError, BadData, SecurityError, HTTPException, SQLAlchemyError):
+        except SQLAlchemyError as error:
+            # An outage: the app answers it (a 503) without asking the database again.
+            environ[POLL_FAILED] = error
+            return False
+        except (KeyError, ValueError, BadData, HTTPException):
+            return False
+        except Exception:  # anything else: the app answers, and logs it as its own
             return False
 
     def session(self, environ: WSGIEnvironment) -> dict[str, Any]:
@@ -89,5 +109,5 @@ class QuietPolls:
 
 def init_quiet_polls(app: Flask) -> None:
     """Unchanged polls answered in front of the app (QUIET_POLLS, on by default)."""
-    if app.config.get("QUIET_POLLS", True):
+    if switched_on(app.config.get("QUIET_POLLS", True)):
         app.wsgi_app = QuietPolls(app, app.wsgi_app)  # type: ignore[method-assign]

@@ -98,7 +98,7 @@ def worker_threads() -> int:
     """The threads a gunicorn worker runs (GUNICORN_THREADS): gunicorn.conf.py's setting,
     and the size of the database pools."""
     value = os.environ.get("GUNICORN_THREADS", str(DEFAULT_THREADS))
-    threads = int(value) if value.strip().isdigit() else 0
+    threads = int(value) if value.strip().isdecimal() else 0
     if threads < 1:
         raise ValueError(
             f"GUNICORN_THREADS must be the number of threads a worker runs, at least 1. "
@@ -182,3 +182,11 @@ def init_proxy(app: Flask) -> None:
     host, client), for everything the app answers (the outermost WSGI layer)."""
     if app.config.get("BEHIND_PROXY"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+
+
+def switched_on(value: object) -> bool:
+    """A switch from the config or the environment (COMPANION_ settings are read as JSON:
+    `false` is False, but `False`, `no` or `off` arrive as words)."""
+    if isinstance(value, str):
+        return value.strip().lower() not in ("false", "0", "no", "off", "")
+    return bool(value)

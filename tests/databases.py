@@ -11,6 +11,7 @@ import os
 import sqlite3
 import tempfile
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -116,9 +117,14 @@ _template: dict[str, Path] = {}
 def migrated_sqlite(path: Path, make: Callable[[str], object]) -> None:
     """A SQLite database at `path` with the schema already migrated: a copy of one this
     process migrated once (`make(url)` builds an app on a database, migrating it)."""
+    if path.exists():  # a second app on the same database: its rows are kept
+        return
     if "sqlite" not in _template:
         folder = Path(tempfile.mkdtemp(prefix="companion-schema-"))
         make(f"sqlite:///{folder / 'schema.db'}")
         _template["sqlite"] = folder / "schema.db"
-    with sqlite3.connect(_template["sqlite"]) as source, sqlite3.connect(path) as copy:
+    with (
+        closing(sqlite3.connect(_template["sqlite"])) as source,
+        closing(sqlite3.connect(path)) as copy,
+    ):
         source.backup(copy)

@@ -128,11 +128,15 @@ def render_table(
 
     def part(name: str) -> Markup:
         """A part of the screen that is the same for every phone showing the same table
-        (its version and last line), with the same things open, in the same language and
-        role: rendered once for all (companion/rendered.py)."""
+        (its version and last line), in the same language and role (and, for the card
+        keyboard, with the same tab and draw open): rendered once for all
+        (companion/rendered.py)."""
         made_for = (
             *(name, table.match.id, table.version, table.last_line_id, can_edit),
-            *(tuple(sorted(ui.items())), str(get_locale()), request.script_root),
+            *(str(get_locale()), request.script_root),
+            # Only the keyboard shows what is open (checked values: a query's own words
+            # never make a key of their own).
+            *((view.tab, view.drawn) if name == "keyboard" else ()),
         )
         return current_parts().get(
             made_for, lambda: render_template(f"partials/table_{name}.html", **shown)

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 from companion.access import this_phone, writing_phone
 from companion.forms import LineForm, UndoForm
 from companion.outcomes import Changed
+from companion.quiet_polls import POLL_FAILED
 from companion.store import current_store
 from companion.views.respond import NOT_UNDONE, answer, form_problems, render_table
 from engine import NotationError
@@ -24,6 +25,8 @@ def show(match_id: str) -> tuple[str, int]:
 @bp.get("/<match_id>/live")
 def live(match_id: str) -> Response | tuple[str, int]:
     """Polled by every open table: 204 while nothing changed, else the fresh table."""
+    if (failed := request.environ.get(POLL_FAILED)) is not None:
+        raise failed  # the database failed the quiet path already (companion/quiet_polls.py)
     polled = current_store().poll(
         match_id, this_phone(), request.args.get("v", type=int), request.args.get("last", type=int)
     )

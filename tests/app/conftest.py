@@ -32,7 +32,9 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
         reset_postgres(url)
     fresh = url is not None and not bare and empty_postgres(url)
     if url is None and not bare and "SQLALCHEMY_DATABASE_URI" not in config:
-        migrated_sqlite(tmp_path / "t.db", lambda made: dispose(app_on(made, {})))
+        migrated_sqlite(
+            tmp_path / "t.db", lambda made: dispose(app_on(made, {"AUTO_MIGRATE": True}))
+        )
     app = app_on(url or f"sqlite:///{tmp_path}/t.db", config)
     if url is not None and fresh:
         migrated_to(url)

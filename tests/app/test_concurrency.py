@@ -224,17 +224,20 @@ class Browser:
             urllib.request.HTTPCookieProcessor(self.jar), self._NoRedirect()
         )
 
-    def request(self, url: str, data: dict[str, str] | None = None) -> tuple[int, str, Any]:
+    def request(
+        self, url: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, str, Any]:
         body = urllib.parse.urlencode(data).encode() if data is not None else None
+        asked = urllib.request.Request(url, data=body, headers=headers or {})
         try:
-            with self.opener.open(url, data=body, timeout=30) as response:
+            with self.opener.open(asked, timeout=30) as response:
                 return response.status, response.read().decode(), response.headers
         except urllib.error.HTTPError as error:
             with error:
                 return error.code, error.read().decode(), error.headers
 
-    def get(self, url: str) -> tuple[int, str, Any]:
-        return self.request(url)
+    def get(self, url: str, headers: dict[str, str] | None = None) -> tuple[int, str, Any]:
+        return self.request(url, headers=headers)
 
     def post(self, url: str, data: dict[str, str]) -> tuple[int, str, Any]:
         return self.request(url, data)

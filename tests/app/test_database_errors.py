@@ -181,6 +181,11 @@ def test_an_outage_always_answers_the_503_page(
                 assert is_the_503_page(status, body), (path, status, body[:300], server.log())
             status, body, _ = owner.post(f"{server.url}/m/{match_id}/{endpoint}", form)
             assert is_the_503_page(status, body), (status, body[:300])
+            # The table's own poll (answered in front of the app when unchanged,
+            # companion/quiet_polls.py): the same 503, the database asked once.
+            poll = f"{server.url}/m/{match_id}/live?v=0&last=0"
+            status, body, _ = owner.get(poll, headers={"HX-Request": "true"})
+            assert is_the_503_page(status, body), (status, body[:300])
         # Back up: the play the outage refused is recorded, once, when tapped again.
         play = f"{server.url}/m/{match_id}/{endpoint}"
         assert answer_after_an_outage(owner, play, form) == 303

@@ -48,8 +48,13 @@ def answers(app: Flask) -> tuple[list[tuple[str, int, dict[str, str | None]]], i
         ("no such match", editor.client, live.replace(match_id, "nosuchmatch"), HX),
         ("no role", stranger, live, HX),
         ("a forged cookie", forged, live, HX),
+        ("a blank version first", editor.client, live.replace("?", "?v=&", 1), HX),
+        ("a host too long", editor.client, live, {**HX, "Host": "a" * 64 + ".example.org"}),
+        ("no host", editor.client, live, {**HX, "Host": ""}),
     ]
     said = []
+    body = editor.client.get(live, headers=HX, data={"v": "\x00"})  # a body the guard reads
+    said.append(("a body", body.status_code, {"Vary": body.headers.get("Vary")}))
     for what, client, url, headers in polls:
         response = client.get(url, headers=headers)
         kept = {name: response.headers.get(name) for name in COMPARED}
@@ -75,7 +80,9 @@ def test_every_poll_gets_the_answer_the_app_gives(app_with: Any) -> None:
     assert statuses["unchanged"] == statuses["unchanged, twice"] == 204
     assert statuses["changed"] == 200
     assert statuses["no role"] == 403 and statuses["no such match"] == 404
-    assert statuses["a control character"] == 400
+    assert statuses["a control character"] == statuses["a body"] == 400
+    assert statuses["a blank version first"] == 200  # the app reads the first v, blank
+    assert statuses["a host too long"] == statuses["no host"] == 400
     # The two unchanged polls never reached the app's views; everything else did.
     assert reached_without - reached == 2
 
@@ -95,3 +102,10 @@ def test_a_host_the_app_refuses_is_refused_on_a_poll_too(app_with: Any) -> None:
     assert editor.client.get(live, headers=HX).status_code == 204
     other = editor.client.get(live, headers={**HX, "Host": "elsewhere.example.net"})
     assert other.status_code == 400
+
+
+def test_the_quiet_path_is_switched_off_by_a_word_too(app_with: Any) -> None:
+    """COMPANION_QUIET_POLLS is read as JSON: `False` or `off` arrive as words."""
+    _, reached = answers(app_with(QUIET_POLLS="off"))
+    _, reached_quiet = answers(app_with())
+    assert reached - reached_quiet == 2
