@@ -114,7 +114,8 @@ def render_table(
         )
 
     can_edit = phone.role(table.match) == "editor"
-    shown = {
+    # What the screen and each of its parts are rendered from.
+    common = {
         "match": table.match,
         "view": view,
         "s": view.state,
@@ -139,13 +140,13 @@ def render_table(
             *((view.tab, view.drawn) if name == "keyboard" else ()),
         )
         return current_parts().get(
-            made_for, lambda: render_template(f"partials/table_{name}.html", **shown)
+            made_for, lambda: render_template(f"partials/table_{name}.html", **common)
         )
 
     return (
         render_template(
             "partials/table_body.html" if htmx else "table.html",
-            **shown,
+            **common,
             part=part,
             error=error,
             notice=notice,
