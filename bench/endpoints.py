@@ -14,6 +14,12 @@ added to the same app (no database, no template: what Flask and the app's extens
 cost every request), recording a line, an unchanged poll (204), a changed poll (200, the
 fragment) and the table's fragment. It reads each page as a phone does, so it runs
 against older checkouts too (one before the screen's stamp sends none).
+
+Those four ask for one table again and again: whatever a checkout keeps per table version
+is warm. A live table is not like that: every play makes a new version, which each phone
+then asks for once. So it also times a play's round as a table lives it: a play recorded,
+the editor's fragment after the 303, and two watching phones' polls that find the table
+changed (two: a load's four phones split over two workers), each round a new version.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ ENDPOINTS = {
     "unchanged": "poll unchanged (204)",
     "changed": "poll changed (200)",
     "fragment": "table fragment (200)",
+    "round": "play's round (4 req)",
 }
 
 
@@ -110,6 +117,28 @@ def measure(root: Path, requests: int) -> dict[str, float]:
     for line in ("start: R5", "Ann: R3", "Bob: R4", "Cy: R6", "Dee: R8"):
         record(line)
     posts = [record(f"Ann: has {8 if i % 2 == 0 else 7}") for i in range(requests)]
+
+    # Two phones that watch the table through its viewer link.
+    share = client.get(f"/m/{match_id}/share").get_data(as_text=True)
+    link = re.search(r"/v/([\w-]+)", share)
+    assert link is not None, "no viewer link on the share page"
+    watchers = [app.test_client() for _ in range(2)]
+    for watcher in watchers:
+        assert watcher.get(f"/v/{link.group(1)}").status_code == 303
+
+    def play_round(count: int) -> float:
+        """A play (timed by record(), without its read of the screen's fields), the
+        editor's fragment, and each watcher's poll finding the new version."""
+        seen = shown()
+        posted = record(f"Ann: has {8 if count % 2 == 0 else 7}")
+        start = time.perf_counter()
+        client.get(f"/m/{match_id}", headers=HX)
+        polled = f"/m/{match_id}/live?v={seen['version']}&last={seen.get('last', 0)}"
+        for watcher in watchers:
+            assert watcher.get(polled, headers=HX).status_code == 200
+        return posted + time.perf_counter() - start
+
+    rounds = [play_round(count) for count in range(requests // 2)]
     fields = shown()
     unchanged = f"/m/{match_id}/live?v={fields['version']}&last={fields.get('last', 0)}"
     return {
@@ -118,6 +147,7 @@ def measure(root: Path, requests: int) -> dict[str, float]:
         "unchanged": median_ms(lambda: client.get(unchanged, headers=HX)),
         "changed": median_ms(lambda: client.get(f"/m/{match_id}/live?v=0&last=0", headers=HX)),
         "fragment": median_ms(lambda: client.get(f"/m/{match_id}", headers=HX)),
+        "round": 1000 * statistics.median(rounds),
     }
 
 

@@ -40,7 +40,7 @@ from typing import Any
 
 from bench.load.phases import measure
 from bench.load.report import LATE, app_version, report, summary
-from bench.load.servers import Server, test_postgres
+from bench.load.servers import ROOT, Server, test_postgres
 
 
 def run_backend(
@@ -55,7 +55,7 @@ def run_backend(
     server = Server(label.lower(), args, database_url, db_pid)
     problems = ""
     shape: dict[str, Any] = {}
-    version = app_version()  # the code the server loads now
+    version = app_version(args.root)  # the code the server loads now
     try:
         server.start()
         shape = server.shape()
@@ -114,6 +114,13 @@ def arguments() -> argparse.Namespace:
     parser.add_argument(
         "--app", default="bench.bare_wsgi:app", help="the WSGI app (bench.bare_wsgi:app)"
     )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose app the server runs (default: this one); the clients and "
+        "this report stay this checkout's, so two commits meet the same load",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the server's temp folder")
@@ -129,7 +136,7 @@ def main() -> int:
 
     signal.signal(signal.SIGTERM, stop)
     print(f"command: {shlex.join(sys.orig_argv)}", flush=True)
-    print(f"app: {app_version()}", flush=True)
+    print(f"app: {app_version(args.root)}", flush=True)
     results: list[dict[str, Any]] = []
     try:
         if args.db in ("sqlite", "both"):

@@ -222,11 +222,12 @@ async def page_weight(clients: Clients, table: Table) -> dict[str, Any]:
     # files the page loaded are only revalidated: a 304, no body), and the icon the
     # browser fetches to offer installing (the smallest of at least 144 px).
     manifest, worker = await fetch("/manifest.webmanifest"), await fetch("/sw.js")
-    if manifest is not None and worker is not None:
+    # (An older checkout's worker may keep nothing: --root runs those too.)
+    keeps = re.search(r"var STATIC = (\[.*\]);", worker.text) if worker else None
+    offline = re.search(r"var OFFLINE = (\".*\");", worker.text) if worker else None
+    if manifest is not None and keeps is not None and offline is not None:
         fetched = {urlsplit(u).path for u in assets}
-        keeps = json.loads(re.search(r"var STATIC = (\[.*\]);", worker.text).group(1))
-        offline = json.loads(re.search(r"var OFFLINE = (\".*\");", worker.text).group(1))
-        for url in [*keeps, offline]:
+        for url in [*json.loads(keeps.group(1)), json.loads(offline.group(1))]:
             if url not in fetched:
                 await fetch(url)
         icons = json.loads(manifest.text)["icons"]

@@ -7,6 +7,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from bench.load.scenario import FRAGMENT
@@ -34,12 +35,12 @@ def percentiles(values: list[float]) -> dict[str, float]:
     return {"count": len(values), "p50": q[49], "p95": q[94], "p99": q[98]}
 
 
-def app_version() -> str:
-    """The commit measured, and whether tracked files differ from it."""
+def app_version(root: Path = ROOT) -> str:
+    """The commit measured (the checkout at `root`), and whether tracked files differ from it."""
 
     def git(*args: str) -> str:
         done = subprocess.run(
-            ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=True
+            ["git", *args], cwd=root, capture_output=True, text=True, timeout=10, check=True
         )
         return done.stdout.strip()
 
@@ -188,7 +189,8 @@ def report(r: dict[str, Any]) -> None:
 def summary(results: list[dict[str, Any]]) -> None:
     print("\n=== summary ===")
     print(f"command: {shlex.join(sys.orig_argv)}")
-    print(f"app: {app_version()}")
+    apps = " / ".join(dict.fromkeys(str(r.get("app")) for r in results))
+    print(f"app: {apps or app_version()}")
     shapes = " / ".join(dict.fromkeys(server_shape(r) for r in results)) or "gunicorn not started"
     print(
         f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; {shapes}; "

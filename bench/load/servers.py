@@ -123,7 +123,7 @@ class Server:
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 command,
-                cwd=ROOT,
+                cwd=self.args.root,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=log,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import sys
 
-from flask import Flask, Response, current_app, g, request, url_for
+from flask import Flask, Response, current_app, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
@@ -43,6 +43,7 @@ def malformed_body(error: Exception) -> tuple[str, int]:
 def init_templates(app: Flask) -> None:
     """What every template may use beside Flask's own."""
     from companion.table_view import face
+    from companion.views.faces import card_face, face_of, icon, icons_href
     from engine import DECK_SIZE, KEY_ACTIONS, Color
 
     app.jinja_env.globals.update(
@@ -52,17 +53,10 @@ def init_templates(app: Flask) -> None:
         deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
         icons_href=icons_href,
+        icon=icon,  # these three: companion/views/faces.py
+        face_of=face_of,
+        card_face=card_face,
     )
-
-
-def icons_href() -> str:
-    """The address of the icons (static/icons.svg), found once a request: a table's
-    screen shows a few dozen icons."""
-    try:
-        found: str = g.icons_href
-    except AttributeError:
-        found = g.icons_href = url_for("static", filename="icons.svg")
-    return found
 
 
 def register(app: Flask) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import flash, render_template, request, url_for
 from flask_babel import get_locale
@@ -47,6 +48,22 @@ STALE = N_(
     "The table moved on since that question was opened, so it was closed and nothing was "
     "recorded. Here is the table as it is now."
 )
+
+
+# What each part of the screen (templates/partials/table_<part>.html) shows beyond its
+# match and language: the table as it is (its version and last line), the phone's role,
+# what the screen has open. A part is rendered once for each different answer, so one
+# that needs less is rendered less: the dock once a match and role, the status and the
+# last plays once a table for editors and watchers alike.
+PART_NEEDS = {
+    "status": ("table",),
+    "log": ("table",),
+    "seats": ("table", "role"),
+    "dock": ("role",),
+    "keyboard": ("table", "role", "open"),
+}
+# The characters a query keeps as they are, as url_for writes a query (werkzeug.urls).
+QUERY_SAFE = "!$'()*,/:;?@"
 
 
 def screen_args(table: Table) -> tuple[dict[str, str], bool]:
@@ -107,11 +124,13 @@ def render_table(
         access.opened(table.match.id)  # a use: this phone forgets it last
         access.renew()
 
+    # This table's screen: built once, its variants (a tab, a card, a seat) by `at`.
+    here = url_for("table.show", match_id=table.match.id, v=table.version, last=table.last_line_id)
+
     def at(**args: Any) -> str:
-        """A URL of this table's screen with something open, bound to this table."""
-        return url_for(
-            "table.show", match_id=table.match.id, v=table.version, last=table.last_line_id, **args
-        )
+        """A URL of this table's screen with something open, bound to this table (its
+        query as url_for writes one)."""
+        return f"{here}&{urlencode(args, safe=QUERY_SAFE)}" if args else here
 
     can_edit = phone.role(table.match) == "editor"
     # What the screen and each of its parts are rendered from.
@@ -128,16 +147,16 @@ def render_table(
     }
 
     def part(name: str) -> Markup:
-        """A part of the screen that is the same for every phone showing the same table
-        (its version and last line), in the same language and role (and, for the card
-        keyboard, with the same tab and draw open): rendered once for all
-        (companion/rendered.py)."""
+        """A part of the screen that is the same for every phone that shows the same
+        match in the same language and asks what PART_NEEDS says it shows: rendered
+        once for all (companion/rendered.py)."""
+        needs = PART_NEEDS[name]
         made_for = (
-            *(name, table.match.id, table.version, table.last_line_id, can_edit),
-            *(str(get_locale()), request.script_root),
-            # Only the keyboard shows what is open (checked values: a query's own words
-            # never make a key of their own).
-            *((view.tab, view.drawn) if name == "keyboard" else ()),
+            *(name, table.match.id, str(get_locale()), request.script_root),
+            *((table.version, table.last_line_id) if "table" in needs else ()),
+            *((can_edit,) if "role" in needs else ()),
+            # What is open: checked values (a query's own words never make a key).
+            *((view.tab, view.drawn) if "open" in needs else ()),
         )
         return current_parts().get(
             made_for, lambda: render_template(f"partials/table_{name}.html", **common)

@@ -65,3 +65,29 @@ def test_an_editor_and_a_watcher_each_see_their_own_seats(
     assert watched.find("a", cls="seat-box") is None
     assert len(edited.find_all("a", cls="seat-box")) == 3
     assert watcher.table(started).doc.one(cls="seats").find("a", cls="seat-box") is None
+
+
+def test_a_table_that_moved_on_renders_again_only_what_shows_it(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """After a play the editor's screen renders the table's new status, seats, last
+    plays and keys; a watcher then renders only its own seats (no keys, no way to
+    correct a count): the status and the last plays are the same for both, and the
+    dock (its links) the same at every version of the match."""
+    _, viewer = share_tokens(app, started)
+    watcher = phone(app, f"/v/{viewer}")
+    watcher.table(started)
+    parts = app.extensions["rendered_parts"]
+    tabletop.play_lines(started, "Ann: R3")
+    kept = len(parts)
+    watched = watcher.table(started)
+    assert len(parts) == kept + 1
+    assert watched.turn == "Bob" and "Ann played Red 3" in watched.doc.one(cls="log").text
+
+    # Each role keeps its own dock: only an editor moves a match into a group.
+    def dock_links(page: Page) -> list[str | None]:
+        return [a.get("href") for a in page.doc.one(cls="dock").find_all("a")]
+
+    groups = f"/m/{started}/group"
+    assert groups not in dock_links(watched)
+    assert groups in dock_links(tabletop.table(started))
