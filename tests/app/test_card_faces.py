@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from companion.views.faces import card_face, face_of, icon
-from engine import Card
+from companion.table_view import Key
+from companion.views.faces import card_face, card_key, face_of, icon
+from engine import Card, Color
 
 ICONS = "/static/icons.svg"
 
@@ -50,3 +51,24 @@ def test_a_top_card_is_named_for_screen_readers(app: Flask) -> None:
 def test_words_in_a_face_are_escaped(app: Flask) -> None:
     with app.test_request_context("/"):
         assert icon('x"><script>') == svg("x&#34;&gt;&lt;script&gt;")
+
+
+def test_a_key_the_rules_refuse_now_is_dimmed_and_says_so(app: Flask) -> None:
+    with app.test_request_context("/"):
+        app.preprocess_request()
+        assert card_key(Key(Card.parse("Y3"), legal=False, follow_up=None), None) == (
+            '<button class="key yellow dim" type="submit" name="action" value="Y3" '
+            'aria-label="Yellow 3 (not allowed now)">'
+            '<b>Y</b><span class="face"><i>3</i></span></button>'
+        )
+
+
+def test_a_key_that_asks_links_to_its_question_and_a_wild_names_each_colour(
+    app: Flask,
+) -> None:
+    with app.test_request_context("/"):
+        app.preprocess_request()
+        seven = card_key(Key(Card.parse("G7"), legal=True, follow_up="swap"), "/m/x?card=G7&a=<")
+        assert seven.startswith('<a class="key green" href="/m/x?card=G7&amp;a=&lt;"')
+        naming = card_key(Key(Card.parse("W+6"), True, "color", names=tuple(Color)), None)
+        assert naming.count("<button") == 4 and "Wild Draw 6, naming Blue" in naming
