@@ -6,8 +6,9 @@ and one read of the match row (the store's `poll`, the same use case the view ca
 a whole Flask request (its contexts, the session, the language, the hooks) costs
 several times that. `QuietPolls` sits in front of the app's WSGI callable and answers
 those polls itself, with the headers the app gives a 204. Anything else goes to the app
-as before, which answers it as always: a table that moved on, a phone that may not see
-it or has no cookie the app signed, a URL or a host the app would refuse, an outage.
+as before, which answers it as always: a table that moved on (shown as the quiet path
+found it: one read of the match, not two), a phone that may not see it or has no cookie
+the app signed, a URL or a host the app would refuse, an outage.
 QUIET_POLLS=false sends every poll through the framework (docs/PERFORMANCE.md compares).
 """
 
@@ -45,6 +46,9 @@ PLAIN_HOST = re.compile(
 )
 # Where a database error met by the quiet path waits for the app to answer it.
 POLL_FAILED = "companion.poll_failed"
+# Where a table that moved on, as the quiet path found it, waits for the app to show it
+# (without reading the match again).
+POLLED = "companion.polled"
 HX_VARY = "HX-Request, Accept-Encoding, Cookie"
 
 
@@ -85,7 +89,11 @@ class QuietPolls:
             phone = phone_from(self.session(environ))
             with self.app.app_context():
                 store: Store = self.app.extensions["store"]
-                return isinstance(store.poll(match_id, phone, version, last), Unchanged)
+                polled = store.poll(match_id, phone, version, last)
+            if isinstance(polled, Unchanged):
+                return True
+            environ[POLLED] = polled
+            return False
         except SQLAlchemyError as error:
             # An outage: the app answers it (a 503) without asking the database again.
             environ[POLL_FAILED] = error

@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 from companion.access import this_phone, writing_phone
 from companion.forms import LineForm, UndoForm
 from companion.outcomes import Changed
-from companion.quiet_polls import POLL_FAILED
+from companion.quiet_polls import POLL_FAILED, POLLED
 from companion.store import current_store
 from companion.views.respond import NOT_UNDONE, answer, form_problems, render_table
 from engine import NotationError
@@ -27,7 +27,8 @@ def live(match_id: str) -> Response | tuple[str, int]:
     """Polled by every open table: 204 while nothing changed, else the fresh table."""
     if (failed := request.environ.get(POLL_FAILED)) is not None:
         raise failed  # the database failed the quiet path already (companion/quiet_polls.py)
-    polled = current_store().poll(
+    # The quiet path found the table moved on for this very phone and poll: shown as found.
+    polled = request.environ.get(POLLED) or current_store().poll(
         match_id, this_phone(), request.args.get("v", type=int), request.args.get("last", type=int)
     )
     if isinstance(polled, Changed):

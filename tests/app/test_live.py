@@ -7,6 +7,7 @@ own poller asks from the new version and keeps what the screen showed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -192,6 +193,19 @@ def test_an_unchanged_poll_is_cheap(app: Flask, tabletop: Tabletop, started: str
         answer = poll(tabletop, started, v=3)
     assert answer.status == 200
     assert any("match_line" in s for s in seen)
+
+
+def test_a_poll_that_finds_the_table_moved_on_reads_the_match_once(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """The poll's first look (companion/quiet_polls.py) found the change: the app shows
+    that table rather than reading the match again."""
+    shown = poller_query(tabletop.table(started))
+    tabletop.play_lines(started, "Ann: R3")
+    with statements(app) as seen:
+        answer = poll(tabletop, started, **shown)
+    assert answer.status == 200 and answer.turn == "Bob"
+    assert len([s for s in seen if re.search(r"FROM \"?match\"?\s", s)]) == 1, seen
 
 
 def test_many_unchanged_polls_stay_cheap(app: Flask, tabletop: Tabletop, started: str) -> None:
