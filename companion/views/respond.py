@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import flash, render_template, request, url_for
+from flask import flash, get_flashed_messages, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -162,8 +162,8 @@ def render_table(
             made_for, lambda: render_template(f"partials/table_{name}.html", **common)
         )
 
-    return (
-        render_template(
+    def screen() -> str:
+        return render_template(
             "partials/table_body.html" if htmx else "table.html",
             **common,
             part=part,
@@ -175,9 +175,19 @@ def render_table(
             # is refused shows that same screen again (a tab, a card's question).
             made={"v": table.version, "last": table.last_line_id, **ui},
             settle_ms=taps.settle_ms,
-        ),
-        status,
-    )
+        )
+
+    # A watching phone's fragment, with nothing open and nothing to tell it alone, holds
+    # nothing of its own (no form, no stamp): the same for every watcher who sees this
+    # table the same way (who recorded its last line), rendered once for all.
+    alone = ui or error or notice or full or not_taken or get_flashed_messages()
+    if htmx and not can_edit and not alone:
+        made_for = (
+            *("watching", table.match.id, str(get_locale()), request.script_root),
+            *(table.version, table.last_line_id, view.last_by),
+        )
+        return current_parts().get(made_for, screen), status
+    return screen(), status
 
 
 def match_awards(table: Table) -> list[str]:

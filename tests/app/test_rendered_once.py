@@ -4,7 +4,8 @@ kept per table version, tab, cards drawn first and language, and never a phone's
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, template_rendered
+from jinja2 import Template
 
 from tests.app.helpers import Page, Tabletop, phone, share_tokens
 
@@ -91,3 +92,27 @@ def test_a_table_that_moved_on_renders_again_only_what_shows_it(
     groups = f"/m/{started}/group"
     assert groups not in dock_links(watched)
     assert groups in dock_links(tabletop.table(started))
+
+
+def test_watchers_of_a_table_that_moved_on_share_its_fragment(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """A watching phone's fragment holds nothing of its own: the second watcher's poll
+    renders nothing; an editor's always has its own forms."""
+    _, viewer = share_tokens(app, started)
+    watchers = [phone(app, f"/v/{viewer}") for _ in range(2)]
+    live = watchers[0].table(started).table.one(cls="live")["hx-get"]
+    tabletop.play_lines(started, "Ann: R3")
+    first = watchers[0].get(live, headers={"HX-Request": "true"})
+    rendered: list[str] = []
+
+    def seen(sender: Flask, template: Template, context: dict[str, object]) -> None:
+        rendered.append(str(template.name))
+
+    with template_rendered.connected_to(seen, app):
+        second = watchers[1].get(live, headers={"HX-Request": "true"})
+    assert rendered == []
+    assert second.text == first.text and first.turn == "Bob"
+    assert "Watching" in first.text
+    keys = [tabletop.table(started).forms("/line")[0].values()["key"] for _ in range(2)]
+    assert keys[0] != keys[1]
