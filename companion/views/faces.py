@@ -11,27 +11,14 @@ templates wrote, byte for byte; where they go stays in the templates.
 from __future__ import annotations
 
 from flask import g, url_for
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from companion.catalogs import request_catalog
 from companion.table_view import Key, face
 from engine import KEY_ACTIONS, Card
 
-ICON = Markup(
-    '<svg class="icon" aria-hidden="true" focusable="false"><use href="%s#%s"></use></svg>'
-)
-FACE = Markup('<b>%s</b><span class="face">%s</span>')
-FACE_TEXT = Markup("<i>%s</i>")
-FACE_LONG_TEXT = Markup('<i class="long">%s</i>')  # more than three characters: "Alle"
-CARD = Markup('\n<span class="card %s" role="img" aria-label="%s">%s</span>\n')
-KEY = Markup(
-    '<button class="key %s" type="submit" name="%s" value="%s" aria-label="%s"%s>%s</button>'
-)
-ASKING_KEY = Markup('<a class="key %s" href="%s" aria-label="%s">%s</a>')
-NAMING_KEY = Markup(
-    '<button class="key wild names n-%s" type="submit" name="%s" value="%s" aria-label="%s">'
-    '%s<b class="named">%s</b></button>'
-)
+# Each piece is an f-string of escaped words: markupsafe's `Markup % args` wraps every
+# argument in a helper object first, which made it the better part of a key's cost.
 
 
 def icons_href() -> str:
@@ -46,28 +33,31 @@ def icons_href() -> str:
 def icon(name: str) -> Markup:
     """One of the app's icons (static/icons.svg), hidden from screen readers: the words
     beside it say what it means."""
-    return ICON % (icons_href(), name)
+    use = f'<use href="{escape(icons_href())}#{escape(name)}"></use>'
+    return Markup(f'<svg class="icon" aria-hidden="true" focusable="false">{use}</svg>')
 
 
 def face_of(card: Card) -> Markup:
     """A card's face: its colour's letter (never colour alone), then an icon and/or text."""
     drawn, text = face(card)
-    inside = icon(drawn) if drawn else Markup()
+    inside = str(icon(drawn)) if drawn else ""  # a str: Markup + str would escape it
     if text:
-        inside += (FACE_LONG_TEXT if len(text) > 3 else FACE_TEXT) % text
-    return FACE % (card.letter, inside)
+        long = ' class="long"' if len(text) > 3 else ""  # "Alle", not "+10"
+        inside += f"<i{long}>{escape(text)}</i>"
+    return Markup(f'<b>{escape(card.letter)}</b><span class="face">{inside}</span>')
 
 
 def card_face(card: Card) -> Markup:
     """A card as the table shows it (the top card), named for screen readers."""
     colour = "wild" if card.color is None else card.color.name.lower()
-    return CARD % (colour, card.name, face_of(card))
+    label = f'class="card {escape(colour)}" role="img" aria-label="{escape(card.name)}"'
+    return Markup(f"\n<span {label}>{face_of(card)}</span>\n")
 
 
-def said(sentence: str, **variables: object) -> Markup:
+def said(sentence: str, **words: str) -> Markup:
     """A sentence in the request's language with its words filled in (escaped), as a
     template's `_()` says it."""
-    return Markup(request_catalog().ugettext(sentence)) % variables
+    return Markup(request_catalog().ugettext(sentence) % {k: escape(v) for k, v in words.items()})
 
 
 def card_key(key: Key, asks: str | None) -> Markup:
@@ -75,21 +65,25 @@ def card_key(key: Key, asks: str | None) -> Markup:
     plays the card, a link that opens its question (`asks`, the URL of this table's
     screen with the card's question open), or, for a wild on the Playable tab, one
     button for each colour it may name."""
-    card, field = key.card, KEY_ACTIONS.field
-    face, name = face_of(card), card.name
+    card, field = key.card, escape(KEY_ACTIONS.field)
+    face, name = face_of(card), escape(card.name)
     if key.names:
-        naming = [
-            NAMING_KEY
-            % (
-                *(color.value.lower(), field, key.named(color)),
-                said("%(card)s, naming %(color)s", card=name, color=color.title),
-                *(face, color.letter),
-            )
+        naming = "".join(
+            f'<button class="key wild names n-{escape(color.value.lower())}" type="submit" '
+            f'name="{field}" value="{escape(key.named(color))}" '
+            f'aria-label="{said("%(card)s, naming %(color)s", card=name, color=color.title)}">'
+            f'{face}<b class="named">{escape(color.letter)}</b></button>'
             for color in key.names
-        ]
-        return Markup('<span class="key-names">%s</span>') % Markup("").join(naming)
+        )
+        return Markup(f'<span class="key-names">{naming}</span>')
     if key.legal and key.follow_up:
-        return ASKING_KEY % (key.css, asks, name, face)
+        return Markup(
+            f'<a class="key {escape(key.css)}" href="{escape(asks)}" aria-label="{name}">{face}</a>'
+        )
     label = name if key.legal else said("%(card)s (not allowed now)", card=name)
-    ask = Markup(' data-ask="%s"') % asks if key.asks_after_draw else ""
-    return KEY % (key.css + ("" if key.legal else " dim"), field, key.action, label, ask, face)
+    ask = f' data-ask="{escape(asks)}"' if key.asks_after_draw else ""
+    dim = "" if key.legal else " dim"
+    return Markup(
+        f'<button class="key {escape(key.css)}{dim}" type="submit" name="{field}" '
+        f'value="{escape(key.action)}" aria-label="{label}"{ask}>{face}</button>'
+    )
