@@ -60,7 +60,7 @@ PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py te
 # on the phone's screen only (-k 'not desktop'): the database is the same under either.
 PG_SAME := test_rules_in_engine test_shape test_bounded test_server_shape test_hosts \
 	test_rules_page test_rules_contents test_installable test_public_url test_icons \
-	test_languages test_catalogs_once
+	test_languages test_catalogs_once test_card_faces
 PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
 # The tests run in parallel, one worker per core (at most 4), a test file per worker at a
 # time (its module's servers stay its own); on PostgreSQL each worker has a database of
