@@ -19,9 +19,10 @@ from markupsafe import Markup
 
 from companion.bounded import Bounded
 
-# 1-10 kB a part (3 on average), five parts a table: the current screens of several
-# hundred live tables, about 6 MB. (Counted, not weighed: a weighed bound adds up every
-# part on each one kept.)
+# 1-10 kB a part (3 on average; a watcher's whole fragment about 6), four or five parts
+# and a watcher's fragment a table version: the current screens of a few hundred live
+# tables, about 8 MB. (Counted, not weighed: a weighed bound adds up every part on each
+# one kept.)
 MOST_PARTS = 2000
 
 

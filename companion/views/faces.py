@@ -5,7 +5,8 @@ own, and each `{{ }}` and sentence in a loop costs a few lookups, while a table'
 draws a few hundred of these (the card keyboard up to 34 keys, each with a face, a name
 and what it posts, a wild's key four times over). The keyboard was most of the cost of
 rendering a table that moved on (docs/PERFORMANCE.md). The HTML is the same as the
-templates wrote, byte for byte; where they go stays in the templates.
+templates wrote (but for the whitespace between tags); where it goes stays in the
+templates.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from markupsafe import Markup, escape
 
 from companion.catalogs import request_catalog
 from companion.table_view import Key, face
-from engine import KEY_ACTIONS, Card
+from engine import KEY_ACTIONS, N_, Card
 
+# A key's names for screen readers (marked here for the catalogs, said per key).
+NAMING = N_("%(card)s, naming %(color)s")
+NOT_ALLOWED = N_("%(card)s (not allowed now)")
 # Each piece is an f-string of escaped words: markupsafe's `Markup % args` wraps every
 # argument in a helper object first, which made it the better part of a key's cost.
 
@@ -68,19 +72,19 @@ def card_key(key: Key, asks: str | None) -> Markup:
     card, field = key.card, escape(KEY_ACTIONS.field)
     face, name = face_of(card), escape(card.name)
     if key.names:
-        naming = "".join(
+        naming = "\n".join(
             f'<button class="key wild names n-{escape(color.value.lower())}" type="submit" '
             f'name="{field}" value="{escape(key.named(color))}" '
-            f'aria-label="{said("%(card)s, naming %(color)s", card=name, color=color.title)}">'
+            f'aria-label="{said(NAMING, card=name, color=color.title)}">'
             f'{face}<b class="named">{escape(color.letter)}</b></button>'
             for color in key.names
         )
-        return Markup(f'<span class="key-names">{naming}</span>')
+        return Markup(f'<span class="key-names">\n{naming}\n</span>')
     if key.legal and key.follow_up:
         return Markup(
             f'<a class="key {escape(key.css)}" href="{escape(asks)}" aria-label="{name}">{face}</a>'
         )
-    label = name if key.legal else said("%(card)s (not allowed now)", card=name)
+    label = name if key.legal else said(NOT_ALLOWED, card=name)
     ask = f' data-ask="{escape(asks)}"' if key.asks_after_draw else ""
     dim = "" if key.legal else " dim"
     return Markup(

@@ -1,6 +1,7 @@
 """The parts of the table screen rendered once for every phone showing the same
-(companion/rendered.py): the card keys here, as the most varied of them;
-kept per table version, tab, cards drawn first and language, and never a phone's own."""
+(companion/rendered.py): the card keys, as the most varied of them (kept per table
+version, role, tab, cards drawn first and language), the seats per role, the dock per
+match, a watcher's whole fragment; never a phone's own."""
 
 from __future__ import annotations
 
@@ -113,6 +114,10 @@ def test_watchers_of_a_table_that_moved_on_share_its_fragment(
         second = watchers[1].get(live, headers={"HX-Request": "true"})
     assert rendered == []
     assert second.text == first.text and first.turn == "Bob"
+    # Another language is another fragment.
+    with template_rendered.connected_to(seen, app):
+        german = watchers[1].get(live, headers={"HX-Request": "true", "Accept-Language": "de"})
+    assert "partials/table_body.html" in rendered and german.text != first.text
     assert "Watching" in first.text
     keys = [tabletop.table(started).forms("/line")[0].values()["key"] for _ in range(2)]
     assert keys[0] != keys[1]
