@@ -3,8 +3,8 @@
 Written in Python rather than in Jinja: a macro call builds a template context of its
 own, and each `{{ }}` and sentence in a loop costs a few lookups, while a table's screen
 draws a few hundred of these (the card keyboard up to 34 keys, each with a face, a name
-and what it posts, a wild's key four times over). The keyboard was most of the cost of
-rendering a table that moved on (docs/PERFORMANCE.md). The HTML is the same as the
+and what it posts, a wild's key four times over). The keyboard was the largest part of
+rendering the editor's screen after a play (docs/PERFORMANCE.md). The HTML is the same as the
 templates wrote (but for the whitespace between tags); where it goes stays in the
 templates.
 """
