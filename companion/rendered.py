@@ -4,7 +4,7 @@ The status, the seats, the last plays, the dock and the card keys of a tab (up t
 buttons, each with a card's face, its name and what it posts) are the same for every
 phone that shows the same match in the same language and asks the same of what each
 shows (the table's version and last line, the phone's role, what is open:
-companion/views/respond.py, PART_NEEDS): four phones polling a table render them once,
+companion/views/respond.py, KEPT_BY): four phones polling a table render them once,
 not once per phone and poll. `RenderedParts` keeps them, a bounded number, per
 process (app.extensions["rendered_parts"]). Nothing in a kept part is a phone's own: a
 form's token, key and stamp stay outside it (templates/partials/turn_actions.html).

@@ -43,7 +43,7 @@ def malformed_body(error: Exception) -> tuple[str, int]:
 def init_templates(app: Flask) -> None:
     """What every template may use beside Flask's own."""
     from companion.table_view import face
-    from companion.views.faces import card_face, card_key, face_of, icon, icons_href
+    from companion.views.faces import card_face, card_key, face_of, icon
     from engine import DECK_SIZE, KEY_ACTIONS, Color
 
     app.jinja_env.globals.update(
@@ -52,7 +52,6 @@ def init_templates(app: Flask) -> None:
         actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
-        icons_href=icons_href,
         icon=icon,  # these four: companion/views/faces.py
         face_of=face_of,
         card_face=card_face,

@@ -50,17 +50,19 @@ STALE = N_(
 )
 
 
-# What each part of the screen (templates/partials/table_<part>.html) shows beyond its
-# match and language: the table as it is (its version and last line), the phone's role,
-# what the screen has open. A part is rendered once for each different answer, so one
-# that needs less is rendered less: the dock once a match and role, the status and the
-# last plays once a table for editors and watchers alike.
-PART_NEEDS = {
+# What each kept piece of the screen (a part, templates/partials/table_<part>.html, or a
+# watcher's whole fragment) shows beyond its match and language: the table as it is (its
+# version and last line), the phone's role, what the screen has open, who recorded the
+# last line. A piece is rendered once for each different answer, so one that needs less
+# is rendered less: the dock once a match and role, the status and the last plays once a
+# table for editors and watchers alike.
+KEPT_BY = {
     "status": ("table",),
     "log": ("table",),
     "seats": ("table", "role"),
     "dock": ("role",),
     "keyboard": ("table", "role", "open"),
+    "watching": ("table", "last by"),
 }
 # The characters a query keeps as they are, as url_for writes a query (werkzeug.urls).
 QUERY_SAFE = "!$'()*,/:;?@"
@@ -146,20 +148,23 @@ def render_table(
         "awards": match_awards(table),
     }
 
-    def part(name: str) -> Markup:
-        """A part of the screen that is the same for every phone that shows the same
-        match in the same language and asks what PART_NEEDS says it shows: rendered
-        once for all (companion/rendered.py)."""
-        needs = PART_NEEDS[name]
-        made_for = (
+    def kept_as(name: str) -> tuple[object, ...]:
+        """What a kept piece of the screen is the same for (KEPT_BY): it is rendered
+        once for all phones that ask the same (companion/rendered.py)."""
+        needs = KEPT_BY[name]
+        return (
             *(name, table.match.id, str(get_locale()), request.script_root),
             *((table.version, table.last_line_id) if "table" in needs else ()),
             *((can_edit,) if "role" in needs else ()),
             # What is open: checked values (a query's own words never make a key).
             *((view.tab, view.drawn) if "open" in needs else ()),
+            *((view.last_by,) if "last by" in needs else ()),
         )
+
+    def part(name: str) -> Markup:
+        """A part of the screen (templates/partials/table_<name>.html), kept."""
         return current_parts().get(
-            made_for, lambda: render_template(f"partials/table_{name}.html", **common)
+            kept_as(name), lambda: render_template(f"partials/table_{name}.html", **common)
         )
 
     def screen() -> str:
@@ -182,11 +187,7 @@ def render_table(
     # table the same way (who recorded its last line), rendered once for all.
     alone = ui or error or notice or full or not_taken or get_flashed_messages()
     if htmx and not can_edit and not alone:
-        made_for = (
-            *("watching", table.match.id, str(get_locale()), request.script_root),
-            *(table.version, table.last_line_id, view.last_by),
-        )
-        return current_parts().get(made_for, screen), status
+        return current_parts().get(kept_as("watching"), screen), status
     return screen(), status
 
 
