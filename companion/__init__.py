@@ -26,6 +26,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from companion.limits import init_limits
     from companion.quiet_polls import init_quiet_polls
     from companion.services import init_services
+    from companion.sessions import init_sessions
     from companion.views import init_templates, register
 
     app = Flask(
@@ -36,6 +37,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     instance = configure(app, config)  # companion/settings.py
     init_database(app)  # engines, pragmas (companion/database.py)
+    init_sessions(app)  # the session cookie, verified once per cookie
     init_extensions(app)  # CSRF, htmx, compression
     init_services(app)  # the store, the groups, the lab, the caches
     init_templates(app)  # what every template may use

@@ -29,6 +29,7 @@ from werkzeug.wsgi import get_host
 from companion.access import phone_from
 from companion.inputs import CONTROL
 from companion.outcomes import Unchanged
+from companion.sessions import KeptSessions
 from companion.settings import switched_on
 from companion.views.headers import response_headers
 
@@ -57,7 +58,8 @@ class QuietPolls:
         self.app = app
         self.wrapped = wrapped
         self.cookie = app.config["SESSION_COOKIE_NAME"]
-        self.max_age = int(app.permanent_session_lifetime.total_seconds())
+        # The app's own: a cookie verified here is verified for the app too.
+        self.sessions: KeptSessions = app.session_interface  # type: ignore[assignment]
         self.trusted = app.config.get("TRUSTED_HOSTS")
         # What the app's own answer to an unchanged poll carries (views/__init__.py).
         self.headers = [("Vary", HX_VARY), *response_headers(app.config).items()]
@@ -108,11 +110,7 @@ class QuietPolls:
         value = parse_cookie(environ.get("HTTP_COOKIE", "")).get(self.cookie)
         if not value:
             return {}
-        serializer = self.app.session_interface.get_signing_serializer(self.app)  # type: ignore[attr-defined]
-        if serializer is None:  # no secret key: the app has no sessions to read
-            raise BadData("no secret key")
-        data = serializer.loads(value, max_age=self.max_age)
-        return data if isinstance(data, dict) else {}
+        return self.sessions.read(self.app, value)
 
 
 def init_quiet_polls(app: Flask) -> None:

@@ -1,0 +1,128 @@
+"""The session cookie verified once per cookie (companion/sessions.py): what a phone's
+session says, and what the app refuses, are the same as with Flask's own sessions,
+however many times the same cookie comes back."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from flask import Flask, session
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+
+from companion.sessions import KeptSessions
+
+
+def add_routes(app: Flask) -> None:
+    """A route that says what the session holds, and one that changes it in place
+    without saying so (Flask saves only what it sees changed)."""
+
+    def holds() -> dict[str, object]:
+        return dict(session)
+
+    def touch() -> str:
+        session["phone"]["seen"] = "changed in place"  # not saved: no `modified`
+        return "ok"
+
+    def sign_in() -> str:
+        session["phone"] = {"id": "p1"}
+        return "ok"
+
+    app.add_url_rule("/test/holds", "test_holds", holds)
+    app.add_url_rule("/test/touch", "test_touch", touch)
+    app.add_url_rule("/test/sign-in", "test_sign_in", sign_in)
+
+
+def signed_earlier(app: Flask, data: dict[str, object], seconds: int) -> str:
+    """A session cookie as the app signs it, but `seconds` ago."""
+    interface = app.session_interface
+    assert isinstance(interface, KeptSessions)
+    now = int(time.time())
+
+    class Earlier(TimestampSigner):
+        def get_timestamp(self) -> int:
+            return now - seconds
+
+    earlier = URLSafeTimedSerializer(
+        app.secret_key,  # type: ignore[arg-type]
+        salt=interface.salt,
+        serializer=interface.serializer,
+        signer=Earlier,
+        signer_kwargs={"key_derivation": "hmac", "digest_method": interface.digest_method},
+    )
+    return earlier.dumps(data)
+
+
+def test_the_app_reads_its_sessions_through_kept_sessions(app: Flask) -> None:
+    assert isinstance(app.session_interface, KeptSessions)
+
+
+def test_the_same_cookie_says_the_same_session_each_time(app: Flask) -> None:
+    add_routes(app)
+    client = app.test_client()
+    client.get("/test/sign-in")
+    answers = [client.get("/test/holds").get_json() for _ in range(3)]
+    assert answers == [{"phone": {"id": "p1"}}] * 3
+
+
+def test_a_session_changed_in_place_and_not_saved_is_not_seen_by_the_next_request(
+    app: Flask,
+) -> None:
+    """The remembered cookie is text: each request decodes its own session."""
+    add_routes(app)
+    client = app.test_client()
+    client.get("/test/sign-in")
+    client.get("/test/holds")
+    client.get("/test/touch")
+    assert client.get("/test/holds").get_json() == {"phone": {"id": "p1"}}
+
+
+def test_a_remembered_cookie_still_expires(app: Flask) -> None:
+    add_routes(app)
+    cookie = signed_earlier(app, {"phone": {"id": "old"}}, seconds=120)
+    client = app.test_client()
+    client.set_cookie(app.config["SESSION_COOKIE_NAME"], cookie)
+    assert client.get("/test/holds").get_json() == {"phone": {"id": "old"}}
+    app.permanent_session_lifetime = timedelta(seconds=60)
+    assert client.get("/test/holds").get_json() == {}
+    with pytest.raises(SignatureExpired):
+        app.session_interface.read(app, cookie)  # type: ignore[attr-defined]
+
+
+def test_a_cookie_older_than_the_lifetime_is_refused_the_first_time(app: Flask) -> None:
+    add_routes(app)
+    app.permanent_session_lifetime = timedelta(seconds=60)
+    client = app.test_client()
+    client.set_cookie(app.config["SESSION_COOKIE_NAME"], signed_earlier(app, {"a": 1}, 120))
+    assert client.get("/test/holds").get_json() == {}
+
+
+def test_a_tampered_cookie_is_refused_every_time(app: Flask) -> None:
+    add_routes(app)
+    client = app.test_client()
+    client.get("/test/sign-in")
+    name = app.config["SESSION_COOKIE_NAME"]
+    good = client.get_cookie(name)
+    assert good is not None
+    payload, stamp, signature = good.value.rsplit(".", 2)
+    tampered = f"{payload}.{stamp}.{signature[:-2]}xx"
+    stranger = app.test_client()
+    stranger.set_cookie(name, tampered)
+    for _ in range(2):
+        assert stranger.get("/test/holds").get_json() == {}
+        with pytest.raises(BadSignature):
+            app.session_interface.read(app, tampered)  # type: ignore[attr-defined]
+
+
+def test_a_cookie_of_a_retired_key_is_refused_once_the_key_is_gone(app: Flask) -> None:
+    add_routes(app)
+    client = app.test_client()
+    client.get("/test/sign-in")
+    assert client.get("/test/holds").get_json() == {"phone": {"id": "p1"}}
+    # The key rotated: the old one still accepted as a fallback, then retired.
+    app.config["SECRET_KEY_FALLBACKS"] = [app.secret_key]
+    app.secret_key = "rotated"
+    assert client.get("/test/holds").get_json() == {"phone": {"id": "p1"}}
+    app.config["SECRET_KEY_FALLBACKS"] = []
+    assert client.get("/test/holds").get_json() == {}
