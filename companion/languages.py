@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from babel import Locale
 from flask import (
     Blueprint,
     Flask,
@@ -41,7 +42,10 @@ bp = Blueprint("languages", __name__)
 def init_languages(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(LOCALE_DIR))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", SOURCE_LANGUAGE)
-    app.extensions["languages"] = Babel(app, locale_selector=chosen_language)
+    # Each language's Locale made once: babel's Locale.parse looks for its data file on
+    # disk each time, and Flask-Babel parses what the selector answers on every request.
+    locales = {code: Locale.parse(code) for code in LANGUAGES}
+    app.extensions["languages"] = Babel(app, locale_selector=lambda: locales[chosen_language()])
     init_catalogs(app)  # the request's catalog found once, WTForms' read once (catalogs.py)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(
@@ -50,7 +54,8 @@ def init_languages(app: Flask) -> None:
 
     @app.before_request
     def speak_the_tables_language() -> None:
-        g.engine_language = use_language(chosen_language())
+        # Chosen once a request: Flask-Babel keeps the locale its selector gave.
+        g.engine_language = use_language(str(get_locale()))
 
     @app.teardown_request
     def stop_speaking(error: BaseException | None) -> None:

@@ -43,8 +43,16 @@ def malformed_body(error: Exception) -> tuple[str, int]:
 def init_templates(app: Flask) -> None:
     """What every template may use beside Flask's own."""
     from companion.table_view import face
-    from companion.views.faces import card_face, card_key, face_of, icon
-    from engine import DECK_SIZE, KEY_ACTIONS, Color
+    from companion.views.faces import (
+        card_face,
+        card_key,
+        card_tab,
+        face_of,
+        icon,
+        quick_counts,
+        stepper,
+    )
+    from engine import DECK_SIZE, KEY_ACTIONS, Color, N_plural
 
     app.jinja_env.globals.update(
         face=face,
@@ -52,10 +60,14 @@ def init_templates(app: Flask) -> None:
         actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
-        icon=icon,  # these four: companion/views/faces.py
+        icon=icon,  # these seven: companion/views/faces.py
         face_of=face_of,
         card_face=card_face,
         card_key=card_key,
+        card_tab=card_tab,
+        stepper=stepper,
+        quick_counts=quick_counts,
+        N_plural=N_plural,  # a sentence's singular and plural, for quick_counts
     )
 
 

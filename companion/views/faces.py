@@ -1,15 +1,19 @@
-"""The screen's smallest and most repeated pieces of HTML: an icon, a card's face, a key.
+"""The screen's smallest and most repeated pieces of HTML: an icon, a card's face, a key,
+a keyboard's tab, a stepper and its quick counts.
 
 Written in Python rather than in Jinja: a macro call builds a template context of its
 own, and each `{{ }}` and sentence in a loop costs a few lookups, while a table's screen
 draws a few hundred of these (the card keyboard up to 34 keys, each with a face, a name
-and what it posts, a wild's key four times over). The keyboard was the largest part of
+and what it posts, a wild's key four times over; its tabs; the drawn count's stepper and
+five quick counts, each named by a sentence). The keyboard was the largest part of
 rendering the editor's screen after a play (docs/PERFORMANCE.md). The HTML is the same as the
 templates wrote (but for the whitespace between tags); where it goes stays in the
 templates.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from flask import g, url_for
 from markupsafe import Markup, escape
@@ -21,6 +25,9 @@ from engine import KEY_ACTIONS, N_, Card
 # A key's names for screen readers (marked here for the catalogs, said per key).
 NAMING = N_("%(card)s, naming %(color)s")
 NOT_ALLOWED = N_("%(card)s (not allowed now)")
+# A stepper's buttons and its quick counts, named for screen readers.
+ONE_FEWER, ONE_MORE, FIVE_MORE = N_("One fewer"), N_("One more"), N_("Five more")
+QUICK_COUNTS = N_("Quick counts")
 # Each piece is an f-string of escaped words: markupsafe's `Markup % args` wraps every
 # argument in a helper object first, which made it the better part of a key's cost.
 
@@ -90,4 +97,65 @@ def card_key(key: Key, asks: str | None) -> Markup:
     return Markup(
         f'<button class="key {escape(key.css)}{dim}" type="submit" name="{field}" '
         f'value="{escape(key.action)}" aria-label="{label}"{ask}>{face}</button>'
+    )
+
+
+def card_tab(key: str, title: str, letter: str, href: str, active: bool) -> Markup:
+    """A tab of a card keyboard: a colour's tab shows the letter its cards show (in the
+    phone's language, so it fits and never reads as another colour's), and is named by
+    the colour's name."""
+    current = ' aria-current="true"' if active else ""
+    inside = (
+        f'<b aria-hidden="true">{escape(letter)}</b><span class="sr-only">{escape(title)}</span>'
+        if letter
+        else escape(title)
+    )
+    return Markup(
+        f'<a href="{escape(href)}" class="tab {escape(key.lower())}{" active" if active else ""}"'
+        f"{current}>{inside}</a>"
+    )
+
+
+def stepper(
+    id: str, name: str, value: object, least: object, most: object, five: bool = False
+) -> Markup:
+    """A number as big -/+ buttons around its field (the buttons appear with JavaScript;
+    without it the field is typed in)."""
+    say = request_catalog().ugettext  # a sentence is the catalog's markup, as in a template
+    plus_five = (
+        f'\n  <button class="step" type="button" data-step="5" aria-label="{say(FIVE_MORE)}" '
+        f"hidden>+5</button>"
+        if five
+        else ""
+    )
+    return Markup(
+        f'\n<span class="stepper" data-stepper>\n'
+        f'  <button class="step" type="button" data-step="-1" aria-label="{say(ONE_FEWER)}" '
+        f"hidden>&minus;</button>\n"
+        f'  <input id="{escape(id)}" name="{escape(name)}" type="number" inputmode="numeric" '
+        f'min="{escape(least)}" max="{escape(most)}" value="{escape(value)}">\n'
+        f'  <button class="step" type="button" data-step="1" aria-label="{say(ONE_MORE)}" '
+        f"hidden>+</button>{plus_five}\n</span>\n"
+    )
+
+
+def quick_counts(
+    id: str, numbers: Iterable[int], named: tuple[str, str], submit: bool = False
+) -> Markup:
+    """One-tap counts beside a stepper: a tap sets its field to the number; with `submit`
+    it also presses the form's button marked data-primary (so a Discard All or a roulette
+    is recorded in that tap). JavaScript only, like the stepper's buttons: without it the
+    field is typed in. `named` (N_plural: a singular and a plural with %(num)d) names
+    each button for a screen reader."""
+    catalog = request_catalog()
+    buttons = "".join(
+        f'\n  <button class="step" type="button" data-set="{n}" '
+        f'aria-label="{catalog.ungettext(*named, n) % {"num": n}}">{n}</button>'
+        for n in numbers
+    )
+    group = f'role="group" aria-label="{catalog.ugettext(QUICK_COUNTS)}"'
+    submits = " data-submit" if submit else ""
+    return Markup(
+        f'\n<span class="quick" {group} data-quick-for="{escape(id)}"{submits} hidden>'
+        f"{buttons}\n</span>\n"
     )

@@ -1,6 +1,7 @@
 """A card's face and the icons as the screen draws them (companion/views/faces.py): the
 colour's letter in the phone's language, then an icon of the app's own and/or words,
-never colour alone and never an emoji."""
+never colour alone and never an emoji; and the keyboard's tabs, a stepper and its quick
+counts, each named in the phone's language."""
 
 from __future__ import annotations
 
@@ -8,8 +9,16 @@ import pytest
 from flask import Flask
 
 from companion.table_view import Key
-from companion.views.faces import card_face, card_key, face_of, icon
-from engine import Card, Color
+from companion.views.faces import (
+    card_face,
+    card_key,
+    card_tab,
+    face_of,
+    icon,
+    quick_counts,
+    stepper,
+)
+from engine import Card, Color, N_plural
 
 ICONS = "/static/icons.svg"
 
@@ -72,3 +81,42 @@ def test_a_key_that_asks_links_to_its_question_and_a_wild_names_each_colour(
         assert seven.startswith('<a class="key green" href="/m/x?card=G7&amp;a=&lt;"')
         naming = card_key(Key(Card.parse("W+6"), True, "color", names=tuple(Color)), None)
         assert naming.count("<button") == 4 and "Wild Draw 6, naming Blue" in naming
+
+
+def test_a_colour_tab_shows_its_letter_and_is_named_by_its_colour(app: Flask) -> None:
+    with app.test_request_context("/"):
+        assert card_tab("R", "Red", "R", "/m/x?tab=R&v=1", active=True) == (
+            '<a href="/m/x?tab=R&amp;v=1" class="tab r active" aria-current="true">'
+            '<b aria-hidden="true">R</b><span class="sr-only">Red</span></a>'
+        )
+        assert card_tab("P", "Playable", "", "/m/x", active=False) == (
+            '<a href="/m/x" class="tab p">Playable</a>'
+        )
+        assert "&lt;b&gt;" in card_tab("P", "<b>", "", "/m/x", active=False)
+
+
+def test_a_stepper_names_its_buttons_in_the_phones_language(app: Flask) -> None:
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        app.preprocess_request()
+        made = stepper("drawn", "drawn", 0, 0, 17, five=True)
+        assert '<input id="drawn" name="drawn" type="number" inputmode="numeric" ' in made
+        assert 'min="0" max="17" value="0">' in made
+        assert made.count('class="step"') == 3 and 'data-step="5"' in made
+        assert 'data-step="-1" aria-label="Eine weniger"' in made
+        assert 'data-step="5"' not in stepper("n", "count", 1, 1, 9)
+
+
+def test_quick_counts_name_each_number_as_the_language_counts_it(app: Flask) -> None:
+    drew = N_plural("Drew %(num)d", "Drew %(num)d")
+    with app.test_request_context("/"):
+        app.preprocess_request()
+        made = quick_counts("drawn", range(1, 4), drew)
+        assert made.count("<button") == 3
+        assert '<button class="step" type="button" data-set="2" aria-label="Drew 2">2</button>' in (
+            made
+        )
+        assert 'data-quick-for="drawn" hidden>' in made and "data-submit" not in made
+        assert " data-submit hidden>" in quick_counts("n", [0], drew, submit=True)
+    with app.test_request_context("/", headers={"Accept-Language": "fr"}):
+        app.preprocess_request()
+        assert 'aria-label="A pioché 2"' in quick_counts("drawn", [2], drew)
