@@ -15,6 +15,11 @@ cost every request), recording a line, an unchanged poll (204), a changed poll (
 fragment) and the table's fragment. It reads each page as a phone does, so it runs
 against older checkouts too (one before the screen's stamp sends none).
 
+The test client costs about 0.2 ms a request itself (it builds the request's environ and
+wraps the answer), so the unchanged poll, the cheapest of them, is also timed as the
+server calls the app: the app's WSGI callable given a ready environ ("the same, WSGI
+call"), what an unchanged poll costs the server beyond its HTTP parsing.
+
 Those four ask for one table again and again: whatever a checkout keeps per table version
 is warm. A live table is not like that: every play makes a new version, which each phone
 then asks for once. So it also times a play's round as a table lives it: a play recorded,
@@ -36,6 +41,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from werkzeug.test import EnvironBuilder
+
 HX = {"HX-Request": "true"}
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "", ""]
 RULES = {"stack": "last", "draw": "until", "mercy_on": "y", "mercy": "25", "seven": "y"}
@@ -45,6 +52,7 @@ ENDPOINTS = {
     "bare": "bare endpoint (200)",
     "record": "record a line (303)",
     "unchanged": "poll unchanged (204)",
+    "unchanged_wsgi": "  the same, WSGI call",
     "changed": "poll changed (200)",
     "fragment": "table fragment (200)",
     "round": "play's round (4 req)",
@@ -141,8 +149,29 @@ def measure(root: Path, requests: int) -> dict[str, float]:
     rounds = [play_round(count) for count in range(requests // 2)]
     fields = shown()
     unchanged = f"/m/{match_id}/live?v={fields['version']}&last={fields.get('last', 0)}"
+    # The unchanged poll as the server calls the app: the environ the test client would
+    # send (the watcher's cookie included), copied for each call as a server makes one.
+    cookie = watchers[0].get_cookie(app.config["SESSION_COOKIE_NAME"])
+    assert cookie is not None, "the watcher has no session cookie"
+    path, _, query = unchanged.partition("?")
+    environ = EnvironBuilder(path=path, query_string=query, headers=HX).get_environ()
+    environ["HTTP_COOKIE"] = f"{cookie.key}={cookie.value}"
+    watched = f"/m/{match_id}/live?v={fields['version']}&last={fields.get('last', 0)}"
+    assert watchers[0].get(watched, headers=HX).status_code == 204
+
+    statuses: list[str] = []
+
+    def wsgi_call() -> None:
+        answer = app(dict(environ), lambda status, headers, exc_info=None: statuses.append(status))
+        b"".join(answer)
+        getattr(answer, "close", lambda: None)()  # as a server does: the app's teardown
+
+    wsgi_call()
+    assert statuses == ["204 NO CONTENT"], statuses
+
     return {
         "bare": median_ms(lambda: client.get("/bench/bare")),
+        "unchanged_wsgi": median_ms(wsgi_call),
         "record": 1000 * statistics.median(posts[len(posts) // 2 :]),
         "unchanged": median_ms(lambda: client.get(unchanged, headers=HX)),
         "changed": median_ms(lambda: client.get(f"/m/{match_id}/live?v=0&last=0", headers=HX)),
