@@ -109,6 +109,13 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--growth-lines", type=int, default=LATE[1], help="long match (2010)")
     parser.add_argument("--growth-timeout", type=float, default=300, help="seconds (300)")
     parser.add_argument("--timeout", type=float, default=10, help="per request, seconds (10)")
+    parser.add_argument(
+        "--connections",
+        choices=("keep-alive", "close"),
+        default="keep-alive",
+        help="each client keeps its connection open between requests, as a phone's browser "
+        "does (keep-alive), or opens one per request (close: the figures before 2026-11-26)",
+    )
     parser.add_argument("--setup-timeout", type=float, default=180, help="seconds (180)")
     parser.add_argument("--start-timeout", type=float, default=60, help="server start (60 s)")
     parser.add_argument(

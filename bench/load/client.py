@@ -36,13 +36,21 @@ def dechunk(data: bytes) -> bytes:
         pos = end + 2 + size + 2
 
 
-class Session:
-    """One browser: a cookie jar, one request at a time, each on a connection of its own
-    (gunicorn's sync workers close it after every answer anyway)."""
+class NothingBack(ConnectionError):
+    """The connection closed before a byte of the answer came back."""
 
-    def __init__(self, host: str, port: int, timeout: float) -> None:
+
+class Session:
+    """One browser: a cookie jar, one request at a time. Like a phone's browser, it keeps
+    its connection open between requests (HTTP/1.1 keep-alive) and opens a new one when
+    the server has closed it (gunicorn closes one left idle for its `keepalive` seconds);
+    with `keep_alive=False`, a connection of its own for each request."""
+
+    def __init__(self, host: str, port: int, timeout: float, keep_alive: bool = True) -> None:
         self.host, self.port, self.timeout = host, port, timeout
+        self.keep_alive = keep_alive
         self.cookies: dict[str, str] = {}
+        self._connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def request(
         self,
@@ -53,7 +61,9 @@ class Session:
         headers: dict[str, str] | None = None,
     ) -> Reply:
         body = urlencode(data).encode() if data is not None else b""
-        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: close"]
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        if not self.keep_alive:
+            head.append("Connection: close")
         if self.cookies:
             head.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
         if data is not None:
@@ -62,19 +72,69 @@ class Session:
         head += [f"{k}: {v}" for k, v in (headers or {}).items()]
         message = ("\r\n".join(head) + "\r\n\r\n").encode() + body
         async with asyncio.timeout(self.timeout):
-            reader, writer = await asyncio.open_connection(self.host, self.port)
+            reused = self._connection is not None
+            try:
+                return await self._exchange(message)
+            except NothingBack:
+                if not reused:
+                    raise
+            # The server had closed the idle connection: the request never reached the
+            # app, so it goes again on a new connection (as a browser sends it again).
+            return await self._exchange(message)
+
+    async def _exchange(self, message: bytes) -> Reply:
+        try:
+            if self._connection is None:
+                self._connection = await asyncio.open_connection(self.host, self.port)
+            reader, writer = self._connection
             try:
                 writer.write(message)
-                raw = await reader.read()
-            finally:
-                writer.close()
-        return self.parse(raw)
+                await writer.drain()
+                raw_head = await reader.readuntil(b"\r\n\r\n")
+            except (ConnectionResetError, BrokenPipeError) as closed:
+                raise NothingBack("the server closed the connection") from closed
+            except asyncio.IncompleteReadError as closed:
+                if closed.partial:
+                    raise ConnectionError("the answer was cut short") from closed
+                raise NothingBack("the server closed the connection") from closed
+            status, headers = self.parse_head(raw_head)
+            try:
+                payload = await self.read_body(reader, status, headers)
+            except asyncio.IncompleteReadError as cut:
+                raise ConnectionError("the answer was cut short") from cut
+        except BaseException:
+            self.close()
+            raise
+        if not self.keep_alive or headers.get("connection", "").lower() == "close":
+            self.close()
+        return self.reply(status, headers, payload)
 
-    def parse(self, raw: bytes) -> Reply:
-        head, sep, payload = raw.partition(b"\r\n\r\n")
-        if not sep:
-            raise ConnectionError("the server closed the connection without an answer")
-        lines = head.decode("latin-1").split("\r\n")
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection[1].close()
+            self._connection = None
+
+    async def read_body(
+        self, reader: asyncio.StreamReader, status: int, headers: dict[str, str]
+    ) -> bytes:
+        if status in (204, 304) or status < 200:
+            return b""  # no body, whatever the headers say
+        if headers.get("transfer-encoding") == "chunked":
+            raw = bytearray()
+            while True:
+                line = await reader.readuntil(b"\r\n")
+                size = int(line.split(b";")[0], 16)
+                raw += line + await reader.readexactly(size + 2)  # the chunk and its CRLF
+                if size == 0:
+                    return dechunk(bytes(raw))
+        if "content-length" in headers:
+            return await reader.readexactly(int(headers["content-length"]))
+        payload = await reader.read()  # no length: the answer ends with the connection
+        self.close()
+        return payload
+
+    def parse_head(self, raw: bytes) -> tuple[int, dict[str, str]]:
+        lines = raw.decode("latin-1").rstrip("\r\n").split("\r\n")
         status = int(lines[0].split()[1])
         headers: dict[str, str] = {}
         for line in lines[1:]:
@@ -87,10 +147,9 @@ class Session:
                 else:
                     self.cookies[key] = val
             headers[name] = value
-        if headers.get("transfer-encoding") == "chunked":
-            payload = dechunk(payload)
-        elif len(payload) < int(headers.get("content-length", 0)):
-            raise ConnectionError("the answer was cut short")
+        return status, headers
+
+    def reply(self, status: int, headers: dict[str, str], payload: bytes) -> Reply:
         wire = len(payload)
         if headers.get("content-encoding") == "gzip":
             payload = gzip.decompress(payload)

@@ -114,6 +114,7 @@ async def load_phase(clients: Clients, server: Server, games: list[list[Post]]) 
     return {
         "tables": len(ready),
         "phones": phones,
+        "keep_alive": args.connections == "keep-alive",
         "seconds": round(elapsed, 2),
         "requests": rec.requests,
         "requests_per_s": rec.requests / elapsed,

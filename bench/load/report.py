@@ -60,6 +60,13 @@ def server_shape(r: dict[str, Any]) -> str:
     return f"gunicorn {shape['workers']} workers x {shape['threads']} threads ({shape['class']})"
 
 
+def connections(r: dict[str, Any]) -> str:
+    """How the clients used their connections (older reports: one per request)."""
+    if r.get("keep_alive", False):
+        return "each client's connection kept alive"
+    return "a connection per request"
+
+
 def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
@@ -120,7 +127,8 @@ def report(r: dict[str, Any]) -> None:
     print(f"\n--- {r['db']} (app: {r['app']}) ---")
     print(f"server: {server_shape(r)}")
     print(
-        f"load: {r['tables']} tables ({r['tables']} editors, {r['phones']} phones) for "
+        f"load: {r['tables']} tables ({r['tables']} editors, {r['phones']} phones; "
+        f"{connections(r)}) for "
         f"{r['seconds']:g} s: {r['requests']:,} requests, {r['requests_per_s']:.0f} req/s; "
         f"{r['lines_recorded']:,} lines recorded; polls {r['polls_per_s']:.0f}/s "
         f"(planned {r['polls_planned_per_s']:.0f}/s)"

@@ -182,7 +182,8 @@ class Clients:
         self.clock = Clock()
 
     def session(self) -> Session:
-        return Session(self.host, self.port, self.args.timeout)
+        keep_alive = self.args.connections == "keep-alive"
+        return Session(self.host, self.port, self.args.timeout, keep_alive)
 
     async def new_match(self, kind: str, rules: HouseRules, posts: list[Post], index: int) -> Table:
         """A match made with the new-match form, its table page open in the editor's session."""
