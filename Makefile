@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve test test-slow lint bench bench-web load clean chromium messages paper
+.PHONY: run serve test test-slow lint bench bench-web bench-instructions load clean chromium valgrind messages paper
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -94,6 +94,18 @@ bench: $(STAMP)
 BENCH_WEB_ARGS ?=
 bench-web: $(STAMP) $(HTMX)
 	$(PY) bench/web.py $(BENCH_WEB_ARGS)
+
+# The same endpoints counted in instructions (valgrind, Debian's package): a change's
+# cost without this machine's noise. E.g. make bench-instructions BENCH_INSTRUCTIONS_ARGS="--against REF"
+BENCH_INSTRUCTIONS_ARGS ?=
+bench-instructions: $(STAMP) $(HTMX) valgrind
+	$(PY) bench/instructions.py $(BENCH_INSTRUCTIONS_ARGS)
+
+valgrind:
+	@command -v valgrind >/dev/null 2>&1 || { \
+		echo "Installing Debian's valgrind for make bench-instructions"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		$(SUDO) apt-get install -y -qq valgrind >/dev/null; }
 
 # The real server (gunicorn) under 200 simulated tables; figures in docs/PERFORMANCE.md.
 # More options: make load LOAD_ARGS="--db both --tables 200 --duration 30"

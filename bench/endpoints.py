@@ -59,36 +59,50 @@ ENDPOINTS = {
 }
 
 
-def measure(root: Path, requests: int) -> dict[str, float]:
-    """Median milliseconds per endpoint, for the app of the checkout at `root`."""
-    os.chdir(root)
-    sys.path.insert(0, str(root))
-    os.environ["COMPANION_INSTANCE"] = tempfile.mkdtemp()
-    from companion import create_app
+class Table:
+    """One 4-player match in the app of the checkout at `root`, an editor (this process's
+    test client) and two phones watching through the viewer link; each request as the
+    screen makes it."""
 
-    database = Path(tempfile.mkdtemp()) / "bench.db"
-    config: dict[str, Any] = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"}
-    config["SECRET_KEY"] = "x"
-    # The rate limiter runs, and is measured, at a rate this loop never reaches.
-    config["RATELIMIT_WRITE"] = config["RATELIMIT_NEW_MATCH"] = "1000000 per minute"
-    # The tap guard judges each post (measured), without the wait a person needs.
-    config["TAP_SETTLE_MS"] = config["TAP_REFRESH_MS"] = "0"
-    app = create_app(config)
-    # The floor: the same app and extensions, an endpoint that does nothing.
-    app.add_url_rule("/bench/bare", "bench_bare", lambda: "ok")
-    client = app.test_client()
-    page = client.get("/new").get_data(as_text=True)
-    found = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
-    assert found is not None
-    token = found.group(1)
-    form = {"csrf_token": token, "dealer": "last", "mode": "referee", **RULES}
-    form |= {f"players-{i}": name for i, name in enumerate(PLAYERS)}
-    match_id = client.post("/new", data=form).headers["Location"].rsplit("/", 1)[1]
+    def __init__(self, root: Path) -> None:
+        os.chdir(root)
+        sys.path.insert(0, str(root))
+        os.environ["COMPANION_INSTANCE"] = tempfile.mkdtemp()
+        from companion import create_app
 
-    def shown() -> dict[str, str]:
+        database = Path(tempfile.mkdtemp()) / "bench.db"
+        config: dict[str, Any] = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"}
+        config["SECRET_KEY"] = "x"
+        # The rate limiter runs, and is measured, at a rate this loop never reaches.
+        config["RATELIMIT_WRITE"] = config["RATELIMIT_NEW_MATCH"] = "1000000 per minute"
+        # The tap guard judges each post (measured), without the wait a person needs.
+        config["TAP_SETTLE_MS"] = config["TAP_REFRESH_MS"] = "0"
+        self.app = app = create_app(config)
+        # The floor: the same app and extensions, an endpoint that does nothing.
+        app.add_url_rule("/bench/bare", "bench_bare", lambda: "ok")
+        self.client = client = app.test_client()
+        page = client.get("/new").get_data(as_text=True)
+        found = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+        assert found is not None
+        self.token = found.group(1)
+        form = {"csrf_token": self.token, "dealer": "last", "mode": "referee", **RULES}
+        form |= {f"players-{i}": name for i, name in enumerate(PLAYERS)}
+        self.id = client.post("/new", data=form).headers["Location"].rsplit("/", 1)[1]
+        for line in ("start: R5", "Ann: R3", "Bob: R4", "Cy: R6", "Dee: R8"):
+            self.record(line)
+        # Two phones that watch the table through its viewer link.
+        share = client.get(f"/m/{self.id}/share").get_data(as_text=True)
+        link = re.search(r"/v/([\w-]+)", share)
+        assert link is not None, "no viewer link on the share page"
+        self.watchers = [app.test_client() for _ in range(2)]
+        for watcher in self.watchers:
+            assert watcher.get(f"/v/{link.group(1)}").status_code == 303
+        self.plays = 0
+
+    def shown(self) -> dict[str, str]:
         """The hidden fields the table's form carries, read off the fragment."""
-        html = client.get(f"/m/{match_id}", headers=HX).get_data(as_text=True)
-        fields = {"csrf_token": token}
+        html = self.client.get(f"/m/{self.id}", headers=HX).get_data(as_text=True)
+        fields = {"csrf_token": self.token}
         for name, pattern in (
             ("version", r'data-version="(\d+)"'),
             ("last", r"last=(\d+)"),
@@ -100,8 +114,10 @@ def measure(root: Path, requests: int) -> dict[str, float]:
         assert "version" in fields, "no table version on the fragment"
         return fields
 
-    def record(line: str) -> float:
-        fields = shown()
+    def record(self, line: str, fields: dict[str, str] | None = None) -> float:
+        """Post a line from the screen's form (read off the fragment unless `fields` are
+        given); the seconds the post took."""
+        fields = dict(self.shown() if fields is None else fields)
         who, _, action = line.partition(":")
         fields["key"] = os.urandom(6).hex()
         if who in ("start", "hand"):
@@ -109,10 +125,72 @@ def measure(root: Path, requests: int) -> dict[str, float]:
         else:
             fields |= {"player": who.strip(), "action": action.strip()}
         start = time.perf_counter()
-        answer = client.post(f"/m/{match_id}/line", data=fields, headers=HX)
+        answer = self.client.post(f"/m/{self.id}/line", data=fields, headers=HX)
         took = time.perf_counter() - start
         assert answer.status_code == 303, (line, answer.status_code)
         return took
+
+    def correct(self, fields: dict[str, str] | None = None) -> float:
+        """A play that changes the table and leaves it as playable: a count corrected."""
+        self.plays += 1
+        return self.record(f"Ann: has {8 if self.plays % 2 == 0 else 7}", fields)
+
+    def play_round(self) -> float:
+        """A play (timed by record(), without its read of the screen's fields), the
+        editor's fragment, and each watcher's poll finding the new version."""
+        seen = self.shown()
+        posted = self.correct(seen)
+        start = time.perf_counter()
+        self.client.get(f"/m/{self.id}", headers=HX)
+        polled = f"/m/{self.id}/live?v={seen['version']}&last={seen.get('last', 0)}"
+        for watcher in self.watchers:
+            assert watcher.get(polled, headers=HX).status_code == 200
+        return posted + time.perf_counter() - start
+
+    def fragment(self) -> None:
+        self.client.get(f"/m/{self.id}", headers=HX)
+
+    def changed(self) -> None:
+        self.client.get(f"/m/{self.id}/live?v=0&last=0", headers=HX)
+
+    def bare(self) -> None:
+        self.client.get("/bench/bare")
+
+    def unchanged(self) -> Callable[[], None]:
+        """The table's current poll, as a phone asks it while nothing changes."""
+        fields = self.shown()
+        url = f"/m/{self.id}/live?v={fields['version']}&last={fields.get('last', 0)}"
+        return lambda: self.client.get(url, headers=HX) and None
+
+    def unchanged_wsgi(self) -> Callable[[], None]:
+        """The same poll as the server calls the app: the environ the test client would
+        send (a watcher's cookie included), copied for each call as a server makes one."""
+        fields = self.shown()
+        query = f"v={fields['version']}&last={fields.get('last', 0)}"
+        watcher = self.watchers[0]
+        assert watcher.get(f"/m/{self.id}/live?{query}", headers=HX).status_code == 204
+        cookie = watcher.get_cookie(self.app.config["SESSION_COOKIE_NAME"])
+        assert cookie is not None, "the watcher has no session cookie"
+        environ = EnvironBuilder(path=f"/m/{self.id}/live", query_string=query, headers=HX)
+        ready = environ.get_environ()
+        ready["HTTP_COOKIE"] = f"{cookie.key}={cookie.value}"
+        statuses: list[str] = []
+
+        def call() -> None:
+            answer = self.app(
+                dict(ready), lambda status, headers, exc=None: statuses.append(status)
+            )
+            b"".join(answer)
+            getattr(answer, "close", lambda: None)()  # as a server does: the app's teardown
+
+        call()
+        assert statuses == ["204 NO CONTENT"], statuses
+        return call
+
+
+def measure(root: Path, requests: int) -> dict[str, float]:
+    """Median milliseconds per endpoint, for the app of the checkout at `root`."""
+    table = Table(root)
 
     def median_ms(request: Callable[[], object]) -> float:
         taken = []
@@ -122,60 +200,15 @@ def measure(root: Path, requests: int) -> dict[str, float]:
             taken.append(time.perf_counter() - start)
         return 1000 * statistics.median(taken)
 
-    for line in ("start: R5", "Ann: R3", "Bob: R4", "Cy: R6", "Dee: R8"):
-        record(line)
-    posts = [record(f"Ann: has {8 if i % 2 == 0 else 7}") for i in range(requests)]
-
-    # Two phones that watch the table through its viewer link.
-    share = client.get(f"/m/{match_id}/share").get_data(as_text=True)
-    link = re.search(r"/v/([\w-]+)", share)
-    assert link is not None, "no viewer link on the share page"
-    watchers = [app.test_client() for _ in range(2)]
-    for watcher in watchers:
-        assert watcher.get(f"/v/{link.group(1)}").status_code == 303
-
-    def play_round(count: int) -> float:
-        """A play (timed by record(), without its read of the screen's fields), the
-        editor's fragment, and each watcher's poll finding the new version."""
-        seen = shown()
-        posted = record(f"Ann: has {8 if count % 2 == 0 else 7}")
-        start = time.perf_counter()
-        client.get(f"/m/{match_id}", headers=HX)
-        polled = f"/m/{match_id}/live?v={seen['version']}&last={seen.get('last', 0)}"
-        for watcher in watchers:
-            assert watcher.get(polled, headers=HX).status_code == 200
-        return posted + time.perf_counter() - start
-
-    rounds = [play_round(count) for count in range(requests // 2)]
-    fields = shown()
-    unchanged = f"/m/{match_id}/live?v={fields['version']}&last={fields.get('last', 0)}"
-    # The unchanged poll as the server calls the app: the environ the test client would
-    # send (the watcher's cookie included), copied for each call as a server makes one.
-    cookie = watchers[0].get_cookie(app.config["SESSION_COOKIE_NAME"])
-    assert cookie is not None, "the watcher has no session cookie"
-    path, _, query = unchanged.partition("?")
-    environ = EnvironBuilder(path=path, query_string=query, headers=HX).get_environ()
-    environ["HTTP_COOKIE"] = f"{cookie.key}={cookie.value}"
-    watched = f"/m/{match_id}/live?v={fields['version']}&last={fields.get('last', 0)}"
-    assert watchers[0].get(watched, headers=HX).status_code == 204
-
-    statuses: list[str] = []
-
-    def wsgi_call() -> None:
-        answer = app(dict(environ), lambda status, headers, exc_info=None: statuses.append(status))
-        b"".join(answer)
-        getattr(answer, "close", lambda: None)()  # as a server does: the app's teardown
-
-    wsgi_call()
-    assert statuses == ["204 NO CONTENT"], statuses
-
+    posts = [table.correct() for _ in range(requests)]
+    rounds = [table.play_round() for _ in range(requests // 2)]
     return {
-        "bare": median_ms(lambda: client.get("/bench/bare")),
-        "unchanged_wsgi": median_ms(wsgi_call),
+        "bare": median_ms(table.bare),
         "record": 1000 * statistics.median(posts[len(posts) // 2 :]),
-        "unchanged": median_ms(lambda: client.get(unchanged, headers=HX)),
-        "changed": median_ms(lambda: client.get(f"/m/{match_id}/live?v=0&last=0", headers=HX)),
-        "fragment": median_ms(lambda: client.get(f"/m/{match_id}", headers=HX)),
+        "unchanged": median_ms(table.unchanged()),
+        "unchanged_wsgi": median_ms(table.unchanged_wsgi()),
+        "changed": median_ms(table.changed),
+        "fragment": median_ms(table.fragment),
         "round": 1000 * statistics.median(rounds),
     }
 
