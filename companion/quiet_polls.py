@@ -59,7 +59,10 @@ class QuietPolls:
         self.wrapped = wrapped
         self.cookie = app.config["SESSION_COOKIE_NAME"]
         # The app's own: a cookie verified here is verified for the app too.
-        self.sessions: KeptSessions = app.session_interface  # type: ignore[assignment]
+        sessions = app.session_interface
+        if not isinstance(sessions, KeptSessions):
+            raise TypeError("the quiet path reads the session as companion/sessions.py does")
+        self.sessions = sessions
         self.trusted = app.config.get("TRUSTED_HOSTS")
         # What the app's own answer to an unchanged poll carries (views/__init__.py).
         self.headers = [("Vary", HX_VARY), *response_headers(app.config).items()]
