@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import re
+import runpy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from flask import Flask
@@ -126,3 +129,22 @@ def test_a_database_host_that_never_answers_is_given_up_on(
     monkeypatch.chdir(tmp_path)
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
     assert app.config["SQLALCHEMY_ENGINE_OPTIONS"].get("connect_args") == connect_args
+
+
+def test_the_server_freezes_what_it_loaded_before_its_workers_fork() -> None:
+    """gunicorn.conf.py's when_ready (run by the master, after the app is preloaded and
+    before it forks): what is loaded by then is out of the collector's walks."""
+    conf = runpy.run_path(str(TEMPLATES.parent / "gunicorn.conf.py"))
+    said: list[str] = []
+    server = SimpleNamespace(
+        num_workers=2,
+        cfg=SimpleNamespace(threads=32, worker_class_str="gthread"),
+        log=SimpleNamespace(info=lambda text, *args: said.append(text % args)),
+    )
+    gc.unfreeze()
+    try:
+        conf["when_ready"](server)
+        assert gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()
+    assert said == ["Serving: 2 workers x 32 threads (gthread)"]
