@@ -53,7 +53,7 @@ def when_ready(server):  # type: ignore[no-untyped-def]
     # What the server has loaded before its workers fork (the app, its templates, the
     # engine's tables: about 130,000 objects) lives as long as it does. Frozen, a full
     # collection in a worker walks only what its requests made; it walked them all, a
-    # 50-80 ms pause every few seconds under load (docs/PERFORMANCE.md). Collected
+    # 70-80 ms pause every few seconds under load (docs/PERFORMANCE.md). Collected
     # first, so no garbage of the start is kept for good.
     gc.collect()
     gc.freeze()
