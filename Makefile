@@ -105,7 +105,8 @@ valgrind:
 	@command -v valgrind >/dev/null 2>&1 || { \
 		echo "Installing Debian's valgrind for make bench-instructions"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq valgrind >/dev/null; }
+		$(SUDO) apt-get install -y -qq valgrind >/dev/null \
+		|| { echo "Could not install valgrind: apt-get install valgrind, then again"; exit 1; }; }
 
 # The real server (gunicorn) under 200 simulated tables; figures in docs/PERFORMANCE.md.
 # More options: make load LOAD_ARGS="--db both --tables 200 --duration 30"

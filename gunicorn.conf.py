@@ -54,7 +54,16 @@ def when_ready(server):  # type: ignore[no-untyped-def]
     # engine's tables: about 130,000 objects) lives as long as it does. Frozen, a full
     # collection in a worker walks only what its requests made; it walked them all, a
     # 70-80 ms pause every few seconds under load (docs/PERFORMANCE.md). Collected
-    # first, so no garbage of the start is kept for good.
+    # first, so no garbage of the start is kept for good (the holes it leaves in memory
+    # pages cost a little copy-on-write in the workers; the pauses were the point).
+    gc.collect()
+    gc.freeze()
+
+
+def on_reload(server):  # type: ignore[no-untyped-def]
+    """A reload (SIGHUP) loads the app anew in the master: the old one let go of, the new
+    one frozen as at start (when_ready runs only once)."""
+    gc.unfreeze()
     gc.collect()
     gc.freeze()
 

@@ -67,10 +67,12 @@ class Table:
     def __init__(self, root: Path) -> None:
         os.chdir(root)
         sys.path.insert(0, str(root))
-        os.environ["COMPANION_INSTANCE"] = tempfile.mkdtemp()
+        # The instance folder and the database, gone with the process.
+        self.folder = tempfile.TemporaryDirectory()
+        os.environ["COMPANION_INSTANCE"] = str(Path(self.folder.name) / "instance")
         from companion import create_app
 
-        database = Path(tempfile.mkdtemp()) / "bench.db"
+        database = Path(self.folder.name) / "bench.db"
         config: dict[str, Any] = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"}
         config["SECRET_KEY"] = "x"
         # The rate limiter runs, and is measured, at a rate this loop never reaches.

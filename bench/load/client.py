@@ -72,14 +72,17 @@ class Session:
         head += [f"{k}: {v}" for k, v in (headers or {}).items()]
         message = ("\r\n".join(head) + "\r\n\r\n").encode() + body
         async with asyncio.timeout(self.timeout):
+            if self._connection is not None and self._connection[0].at_eof():
+                self.close()  # the server has closed the idle connection: a new one
             reused = self._connection is not None
             try:
                 return await self._exchange(message)
             except NothingBack:
-                if not reused:
+                if not reused or method != "GET":
                     raise
-            # The server had closed the idle connection: the request never reached the
-            # app, so it goes again on a new connection (as a browser sends it again).
+            # The connection closed before a byte of the answer, as the server closes an
+            # idle one (the race the check above can lose): a GET goes again on a new
+            # connection, as a browser sends it again. A POST is never sent twice.
             return await self._exchange(message)
 
     async def _exchange(self, message: bytes) -> Reply:
@@ -98,6 +101,8 @@ class Session:
                     raise ConnectionError("the answer was cut short") from closed
                 raise NothingBack("the server closed the connection") from closed
             status, headers = self.parse_head(raw_head)
+            while 100 <= status < 200:  # an interim answer (100 Continue): the real one next
+                status, headers = self.parse_head(await reader.readuntil(b"\r\n\r\n"))
             try:
                 payload = await self.read_body(reader, status, headers)
             except asyncio.IncompleteReadError as cut:
@@ -117,16 +122,19 @@ class Session:
     async def read_body(
         self, reader: asyncio.StreamReader, status: int, headers: dict[str, str]
     ) -> bytes:
-        if status in (204, 304) or status < 200:
-            return b""  # no body, whatever the headers say
-        if headers.get("transfer-encoding") == "chunked":
+        if status in (204, 304):
+            return b""  # no body, whatever the headers say (the client sends no HEAD)
+        coding = headers.get("transfer-encoding", "").lower()
+        if coding.rsplit(",", 1)[-1].strip() == "chunked":
             raw = bytearray()
             while True:
                 line = await reader.readuntil(b"\r\n")
                 size = int(line.split(b";")[0], 16)
-                raw += line + await reader.readexactly(size + 2)  # the chunk and its CRLF
                 if size == 0:
-                    return dechunk(bytes(raw))
+                    while await reader.readuntil(b"\r\n") != b"\r\n":
+                        pass  # trailers, if any, to the empty line that ends them
+                    return dechunk(bytes(raw + b"0\r\n"))
+                raw += line + await reader.readexactly(size + 2)  # the chunk and its CRLF
         if "content-length" in headers:
             return await reader.readexactly(int(headers["content-length"]))
         payload = await reader.read()  # no length: the answer ends with the connection

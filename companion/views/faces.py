@@ -149,7 +149,7 @@ def quick_counts(
     each button for a screen reader."""
     catalog = request_catalog()
     buttons = "".join(
-        f'\n  <button class="step" type="button" data-set="{n}" '
+        f'\n  <button class="step" type="button" data-set="{escape(n)}" '
         f'aria-label="{catalog.ungettext(*named, n) % {"num": n}}">{n}</button>'
         for n in numbers
     )
