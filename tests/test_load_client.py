@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+from concurrent.futures import ThreadPoolExecutor
 
 from bench.load.client import Session
 
@@ -66,10 +67,14 @@ def run(close_after: int, paths: list[str], keep_alive: bool = True) -> tuple[li
             texts.append(f"{reply.status} {reply.text}")
             await asyncio.sleep(0.01)  # the server closes in between, when it does
         session.close()
+        await asyncio.sleep(0.05)  # the server's side sees the close and ends its handler
         server.close()
         return texts, len(connections)
 
-    return asyncio.run(go())
+    # In a thread of its own: a browser test before it in this process leaves an event
+    # loop running in the main thread (Playwright's), where asyncio.run refuses to start.
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, go()).result()
 
 
 def test_a_connection_is_kept_for_every_kind_of_answer() -> None:
