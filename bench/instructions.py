@@ -69,8 +69,9 @@ def repeat(root: Path, kind: str, times: int) -> None:
     for _ in range(times):
         if kind in ("record", "play", "round"):
             if guard is not None:
-                screen = SimpleNamespace(match=SimpleNamespace(id=table.id), version=version)
-                fields["shown"] = guard.stamp(SimpleNamespace(**vars(screen), last_line_id=last))
+                match = SimpleNamespace(id=table.id)
+                screen = SimpleNamespace(match=match, version=version, last_line_id=last)
+                fields["shown"] = guard.stamp(screen)
             fields |= {"version": str(version), "last": str(last)}
             table.correct(fields)
             if kind != "record":

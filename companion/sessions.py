@@ -37,7 +37,9 @@ class KeptSessions(SecureCookieSessionInterface):
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         """Flask's serializer, built once per set of keys (the secret and its fallbacks)."""
-        keys = self._keys(app)
+        return self._serializer(app, self._keys(app))
+
+    def _serializer(self, app: Flask, keys: tuple[Any, ...]) -> URLSafeTimedSerializer | None:
         if not keys:
             return None
         found = self._serializers.get(keys)
@@ -50,11 +52,12 @@ class KeptSessions(SecureCookieSessionInterface):
     def read(self, app: Flask, cookie: str) -> dict[str, Any]:
         """The session the cookie holds, if the app signed it within the session's
         lifetime (BadData otherwise: BadSignature, SignatureExpired)."""
-        serializer = self.get_signing_serializer(app)
+        keys = self._keys(app)
+        serializer = self._serializer(app, keys)
         if serializer is None:
             raise BadData("no secret key: the app has no sessions to read")
         max_age = int(app.permanent_session_lifetime.total_seconds())
-        key = (self._keys(app), cookie)
+        key = (keys, cookie)
         signed = self._verified.get(key)
         if signed is not None and 0 <= time.time() - signed <= max_age:
             # Signed as payload.timestamp.signature (a compressed payload starts with a dot).
