@@ -10,9 +10,8 @@ by reading only the lines after the game's last one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import Engine
 from werkzeug.exceptions import NotFound
 
@@ -29,26 +28,20 @@ MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
 
 
 class MatchReads:
-    """The matches in the database and their games in this process (`games`)."""
+    """The matches in the database and their games in this process (`games`).
 
-    def __init__(self, database: SQLAlchemy, games: GameCache) -> None:
-        self.database = database
+    `engines` are the app's, by bind, as Flask-SQLAlchemy made them for it (once, at
+    start): held here, they are read without an app context (an unchanged poll,
+    companion/quiet_polls.py, makes none)."""
+
+    def __init__(self, engines: Mapping[str | None, Engine], games: GameCache) -> None:
+        # The app's database engine (transactions: undo, import, new links).
+        self.engine: Engine = engines[None]
+        # The engine for one-statement reads and writes: on PostgreSQL its connections
+        # autocommit (the "direct" bind, companion/settings.py), so one is one round
+        # trip, with no BEGIN or COMMIT; SQLite reads outside a transaction anyway.
+        self.direct: Engine = engines.get("direct") or self.engine
         self.games = games
-
-    @property
-    def engine(self) -> Engine:
-        """The app's database engine (transactions: undo, import, new links)."""
-        engine: Engine = self.database.engine
-        return engine
-
-    @property
-    def direct(self) -> Engine:
-        """The engine for one-statement reads and writes: on PostgreSQL its connections
-        autocommit (the "direct" bind, companion/settings.py), so one is one round trip, with no
-        BEGIN or COMMIT; SQLite reads outside a transaction anyway."""
-        engines = self.database.engines
-        engine: Engine = engines.get("direct") or engines[None]
-        return engine
 
     # ------------------------------------------------------------ reading
 

@@ -64,6 +64,7 @@ class QuietPolls:
             raise TypeError("the quiet path reads the session as companion/sessions.py does")
         self.sessions = sessions
         self.trusted = app.config.get("TRUSTED_HOSTS")
+        self.store: Store = app.extensions["store"]
         # What the app's own answer to an unchanged poll carries (views/__init__.py).
         self.headers = [("Vary", HX_VARY), *response_headers(app.config).items()]
 
@@ -92,9 +93,8 @@ class QuietPolls:
             asked = parse_qs(query, keep_blank_values=True)  # as the app reads a query
             version, last = int(asked["v"][0]), int(asked["last"][0])
             phone = phone_from(self.session(environ))
-            with self.app.app_context():
-                store: Store = self.app.extensions["store"]
-                polled = store.poll(match_id, phone, version, last)
+            # The store holds the app's engines: no app context to make and tear down.
+            polled = self.store.poll(match_id, phone, version, last)
             if isinstance(polled, Unchanged):
                 return True
             environ[POLLED] = polled

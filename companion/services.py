@@ -23,8 +23,10 @@ from companion.taps import REFRESH_MS, SETTLE_MS, TapGuard, milliseconds
 def init_services(app: Flask) -> None:
     config = app.config
     # The games this process rebuilt from the matches' logs (one cache per app).
+    with app.app_context():
+        engines = dict(db.engines)  # made by init_database, for the app's whole life
     store = Store(
-        db,
+        engines,
         GameCache(config.get("GAME_CACHE_LINES", MAX_LINES)),
         # A tap on a screen nobody could have read yet is not taken (companion/taps.py).
         TapGuard(

@@ -19,8 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypedDict
 
 from flask_babel import gettext as _
-from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
 from werkzeug.exceptions import NotFound
 
 from companion import statements
@@ -72,12 +71,12 @@ class Store(MatchReads):
 
     def __init__(
         self,
-        database: SQLAlchemy,
+        engines: Mapping[str | None, Engine],
         games: GameCache,
         taps: TapGuard,
         max_lines: int = MAX_MATCH_LINES,
     ) -> None:
-        super().__init__(database, games)
+        super().__init__(engines, games)
         self.taps = taps  # judges whether a form's screen could have been read
         self.max_lines = max_lines  # lines in a match's log, at most
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, appcontext_pushed
 
 from companion.extensions import db
 from tests.app.helpers import Tabletop
@@ -109,3 +109,24 @@ def test_the_quiet_path_is_switched_off_by_a_word_too(app_with: Any) -> None:
     _, reached = answers(app_with(QUIET_POLLS="off"))
     _, reached_quiet = answers(app_with())
     assert reached - reached_quiet == 2
+
+
+def test_an_unchanged_poll_makes_no_app_context(app_with: Any) -> None:
+    """The store holds the app's engines (companion/match_reads.py): the quiet path reads
+    the match without making an app context and tearing it down (a tenth of its cost)."""
+    app = app_with()
+    editor = Tabletop(app, app.test_client())
+    match_id = editor.create(("Ann", "Bob"))
+    editor.play_lines(match_id, "start: R5")
+    live = editor.table(match_id).table.one(cls="live")["hx-get"]
+    pushed: list[object] = []
+
+    def count(sender: object, **extra: object) -> None:
+        pushed.append(sender)
+
+    with appcontext_pushed.connected_to(count, app):
+        assert editor.client.get(live, headers=HX).status_code == 204
+        assert pushed == []
+        # A poll that finds a change goes to the app, with its contexts, as always.
+        assert editor.client.get(f"/m/{match_id}/live?v=0&last=0", headers=HX).status_code == 200
+        assert pushed == [app]
