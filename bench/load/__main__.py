@@ -98,6 +98,14 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--phones", type=int, default=4, help="polling phones per table (4)")
     parser.add_argument("--poll", type=float, default=1.5, help="seconds between polls (1.5)")
     parser.add_argument(
+        "--updates",
+        choices=("polled", "pushed"),
+        default="polled",
+        help="how phones learn of a new line: they poll (as the app does), or they are "
+        "told at no cost to the server and then ask for it (pushed: the best a push could "
+        "do, to measure whether one is worth building)",
+    )
+    parser.add_argument(
         "--pause",
         type=float,
         nargs=2,

@@ -120,7 +120,9 @@ async def load_phase(clients: Clients, server: Server, games: list[list[Post]]) 
         "requests_per_s": rec.requests / elapsed,
         "lines_recorded": sum(t.version for t in ready),
         "polls_per_s": polls / elapsed,
-        "polls_planned_per_s": phones / args.poll,
+        # Pushed, a phone asks once a line (no plan): polled, every --poll seconds.
+        "updates": args.updates,
+        "polls_planned_per_s": phones / args.poll if args.updates == "polled" else None,
         "latency_ms": latency,
         "client_cpu_pct": 100 * cpu_client / elapsed,
         "server_cpu_pct": 100 * cpu_server / elapsed,

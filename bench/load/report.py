@@ -131,7 +131,11 @@ def report(r: dict[str, Any]) -> None:
         f"{connections(r)}) for "
         f"{r['seconds']:g} s: {r['requests']:,} requests, {r['requests_per_s']:.0f} req/s; "
         f"{r['lines_recorded']:,} lines recorded; polls {r['polls_per_s']:.0f}/s "
-        f"(planned {r['polls_planned_per_s']:.0f}/s)"
+        + (
+            f"(planned {r['polls_planned_per_s']:.0f}/s)"
+            if r.get("polls_planned_per_s")
+            else "(pushed: each phone asks only when told of a new line, told for free)"
+        )
     )
     print(
         f"cpu: server (gunicorn) {r['server_cpu_pct']:.0f}%, "

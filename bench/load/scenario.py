@@ -10,6 +10,7 @@ line. A phone polls the URL of the table it last saw, as htmx does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import random
 import re
@@ -141,6 +142,13 @@ class Clock:
     async def pause(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, min(seconds, self.deadline - time.monotonic())))
 
+    async def until(self, event: asyncio.Event) -> None:
+        """Wait for `event`, or for the window's end."""
+        left = self.deadline - time.monotonic()
+        if left > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), timeout=left)
+
 
 # ---------------------------------------------------------------- the tables
 
@@ -158,6 +166,13 @@ class Table:
     last: int = 0
     shown: str = ""  # the screen's stamp, which its forms carry (companion/taps.py)
     phones: list[Session] = field(default_factory=list)
+    # Set when the editor's screen has shown a new line (--updates pushed: its phones
+    # are told at no cost to the server), then replaced for the next one.
+    moved: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def tell_phones(self) -> None:
+        self.moved.set()
+        self.moved = asyncio.Event()
 
     def see(self, page: bytes) -> bool:
         """Read the version and last line a table page shows (from its poller's URL), and
@@ -268,6 +283,7 @@ class Clients:
             reply = await self.post(table, "record")
             if reply is not None and reply.status == 303 and await self.follow(table, "record"):
                 failures = 0
+                table.tell_phones()
             else:
                 failures += 1  # after a 409 (or a lost fragment) it posts what comes next
                 if failures >= 3:
@@ -277,11 +293,19 @@ class Clients:
 
     async def watch(self, table: Table, phone: Session, seed: int) -> None:
         """A phone: polls the URL of the table it last saw (its version and last line),
-        as htmx does every 1.5 s."""
+        as htmx does every 1.5 s. With --updates pushed, it asks only when told the
+        table moved (the best any push could do: telling costs the server nothing)."""
         rng = random.Random(seed)
         url = f"/m/{table.match_id}/live?v=0"  # until it has seen the table
+        pushed = self.args.updates == "pushed"
         await self.clock.pause(rng.uniform(0, self.args.poll))
+        seen = False
         while self.clock.running():
+            if pushed and seen:
+                told = table.moved
+                await self.clock.until(told)
+                if not told.is_set():
+                    break
             reply = await self.rec.call(
                 phone,
                 "poll",
@@ -292,7 +316,9 @@ class Clients:
             )
             if reply is not None and reply.status == 200:
                 url = poller(reply.content) or url
-            await self.clock.pause(self.args.poll)
+                seen = True
+            if not pushed or not seen:
+                await self.clock.pause(self.args.poll)
 
     async def bare(self) -> None:
         client = self.session()
