@@ -118,16 +118,22 @@ class RateLimits:
     """The app's limits (app.extensions["rate_limits"]): each client address's requests
     counted per limit, in `storage`."""
 
-    def __init__(self, storage: Storage, enabled: bool) -> None:
+    def __init__(self, storage: Storage | None) -> None:
+        """Counting in `storage`; none: limits off (RATELIMIT_ENABLED false), nothing
+        counted, and no storage made (the memory one starts a thread, which a browser's
+        Python can't)."""
         self.storage = storage
-        self.counter = FixedWindowRateLimiter(storage)
-        self.enabled = enabled
+        self.counter = None if storage is None else FixedWindowRateLimiter(storage)
+
+    @property
+    def enabled(self) -> bool:
+        return self.counter is not None
 
     def check(self, scope: str, items: list[RateLimitItem], what: str) -> None:
         """Count this request against `scope`'s limits; TooMany at the first reached.
         Behind a proxy (BEHIND_PROXY), ProxyFix has put the real client's address in
         the request, so each client counts apart."""
-        if not self.enabled:
+        if self.counter is None:
             return
         client = request.remote_addr or "127.0.0.1"
         for item in items:
@@ -153,7 +159,7 @@ def init_limits(app: Flask) -> RateLimits:
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     enabled = switched_on(app.config["RATELIMIT_ENABLED"])
-    limits = RateLimits(storage_for(str(app.config["RATELIMIT_STORAGE_URI"])), enabled)
+    limits = RateLimits(storage_for(str(app.config["RATELIMIT_STORAGE_URI"])) if enabled else None)
     app.extensions["rate_limits"] = limits
     for setting, endpoints, what in LIMITS:
         # The shortest window first (as Flask-Limiter did): a request refused by the

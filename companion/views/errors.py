@@ -8,8 +8,8 @@ a page of plain HTML: the server never falls back on its own bare 500.
 from __future__ import annotations
 
 import logging
+import sys
 
-import psycopg
 from flask import render_template, request
 from flask_babel import gettext
 from markupsafe import escape
@@ -60,6 +60,11 @@ def is_outage(error: BaseException) -> bool:
         return True
     if isinstance(error, OperationalError | InterfaceError | PoolTimeout):
         return True
+    # psycopg's own, if the app has loaded it (only a PostgreSQL engine does: where it
+    # is not installed, as in a browser's Python, no error can be one of its).
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None:
+        return False
     original = getattr(error, "orig", error)
     return isinstance(original, psycopg.OperationalError | psycopg.InterfaceError)
 
