@@ -27,7 +27,8 @@ from engine import (
     strip_comment,
 )
 
-HEADER_LINES = 3  # players, dealer, rules: a record's lines that are not the match's log
+# A record's lines that are not the match's log: its key, players, dealer and rules.
+HEADER_LINES = 4
 
 
 class ImportRefused(ValueError):

@@ -117,6 +117,12 @@ class MatchReads:
                 worded[match.id] = match.summary
         return worded
 
+    def imported_as(self, key: str) -> Match | None:
+        """The match imported from the record whose key (`record:`) is `key`, if any."""
+        with self.direct.connect() as connection:
+            row = statements.by_record_key(connection, key)
+        return None if row is None else Match.from_row(row)
+
     def open_link(self, token: str, kind: Role) -> Match | None:
         """The match whose `kind` link has this token, if any."""
         column = "editor_token" if kind == "editor" else "viewer_token"

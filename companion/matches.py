@@ -30,6 +30,7 @@ class Match:
     last_line_id: int  # its row id (0: none): with the version, it names the whole log
     editor_token: str
     viewer_token: str
+    record_key: str | None = None  # its record's own key, if it was imported from a keyed one
 
     @classmethod
     def from_row(cls, row: Mapping[Any, Any]) -> Match:
@@ -51,8 +52,13 @@ class Match:
         return self.version == version and last in (None, self.last_line_id)
 
     def new_game(self) -> Game:
-        """A game with only the header applied: players, dealer, house rules."""
-        return Game(self.player_names, dealer=self.dealer, rules=HouseRules.parse(self.rules))
+        """A game with only the header applied: its key, players, dealer, house rules."""
+        return Game(
+            self.player_names,
+            dealer=self.dealer,
+            rules=HouseRules.parse(self.rules),
+            key=self.record_key,
+        )
 
 
 RECENT = 6  # plays a table shows

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -64,6 +65,10 @@ MATCHES = db.Table(
     # Share links: an editor link records plays, a viewer link only watches.
     Column("editor_token", String(40), nullable=False),
     Column("viewer_token", String(40), nullable=False),
+    # The key of the record it was imported from (`record:`, the engine's notation), if
+    # it had one: the same record sent twice is this match again, never a second one.
+    Column("record_key", String(64), nullable=True),
+    Index("uq_match_record_key", "record_key", unique=True),
 )
 
 LINES = db.Table(

@@ -13,7 +13,7 @@ from flask_babel import format_number
 from flask_babel import gettext as _
 from sqlalchemy import Connection
 
-from companion.matches import Table
+from companion.matches import Match, Table
 from companion.taps import Why
 from engine import EngineError, Step
 
@@ -30,6 +30,15 @@ class Undone:
     """The last line is out of the log: the step it had made."""
 
     step: Step
+
+
+@dataclass(frozen=True)
+class ImportedMatch:
+    """The match a record was imported as: new, or (`again`) the one its key (`record:`)
+    named, imported before from the same record."""
+
+    match: Match
+    again: bool
 
 
 @dataclass(frozen=True)

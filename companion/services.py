@@ -16,7 +16,8 @@ from companion.lab import DEFAULTS as LAB_DEFAULTS
 from companion.lab import Lab
 from companion.match_stats import MatchStatsCache
 from companion.rendered import RenderedParts
-from companion.store import MAX_MATCH_LINES, Store, max_match_lines
+from companion.settings import MAX_MATCH_LINES, max_match_lines
+from companion.store import Store
 from companion.taps import REFRESH_MS, SETTLE_MS, TapGuard, milliseconds
 
 

@@ -362,6 +362,12 @@ def by_token(connection: Connection, column: str, token: str) -> RowMapping | No
     return connection.execute(query).mappings().first()
 
 
+def by_record_key(connection: Connection, key: str) -> RowMapping | None:
+    """The match imported from the record whose key (`record:`) is `key`, if any."""
+    query = select(MATCHES).where(MATCHES.c.record_key == key)
+    return connection.execute(query).mappings().first()
+
+
 def by_ids(connection: Connection, ids: Sequence[str]) -> Sequence[RowMapping]:
     """These matches, the most recently changed first."""
     query = select(MATCHES).where(MATCHES.c.id.in_(ids)).order_by(MATCHES.c.updated_at.desc())

@@ -20,6 +20,7 @@ from typing import Any, TypedDict
 
 from flask_babel import gettext as _
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import NotFound
 
 from companion import statements
@@ -35,6 +36,7 @@ from companion.outcomes import (
     AlreadyDone,
     Also,
     Full,
+    ImportedMatch,
     MovedOn,
     NotTaken,
     Recorded,
@@ -43,6 +45,7 @@ from companion.outcomes import (
     Undone,
     Written,
 )
+from companion.settings import MAX_MATCH_LINES
 from companion.taps import TapGuard
 from engine import (
     SOURCE_LANGUAGE,
@@ -56,11 +59,6 @@ from engine import (
     language,
     summary,
 )
-
-# A match's lines at most (MAX_MATCH_LINES): 17 times the longest of 300 whole matches
-# simulated at 2-6 players under the official rules (584 lines); importing 10,000 lines
-# takes about 0.4 s and 24 MB (docs/OPERATIONS.md).
-MAX_MATCH_LINES = 10_000
 
 # ---------------------------------------------------------------- the store
 
@@ -278,13 +276,25 @@ class Store(MatchReads):
         audit("created", match.id, "editor", players=len(game.players), mode=mode)
         return match
 
-    def import_record(self, text: str, mode: str = "referee") -> Match:
-        """A new match from a table record (companion/imports.py: raises ImportRefused)."""
+    def import_record(self, text: str, mode: str = "referee") -> ImportedMatch:
+        """A new match from a table record (companion/imports.py: raises ImportRefused);
+        or, when the record's key (`record:`) names a match imported before, that one: a
+        record sent twice, or again after its answer was lost, is one match."""
         record = read_record(text, self.max_lines)
+        key = record.game.key
+        if key is not None and (before := self.imported_as(key)) is not None:
+            return ImportedMatch(before, again=True)
         mode = "quick" if record.results_only else mode  # keep entering results
-        match = self._insert(record.game, record.dealer, record.rules, mode, record.lines)
-        audit("imported", match.id, "editor", lines=len(record.lines), mode=mode)
-        return match
+        game, dealer, rules, lines = record.game, record.dealer, record.rules, record.lines
+        try:
+            match = self._insert(game, dealer, rules, mode, lines, record_key=key)
+        except IntegrityError:
+            # The same record, sent at the same moment by another request, is in first.
+            if key is None or (before := self.imported_as(key)) is None:
+                raise
+            return ImportedMatch(before, again=True)
+        audit("imported", match.id, "editor", lines=len(lines), mode=mode)
+        return ImportedMatch(match, again=False)
 
     def _insert(
         self,
@@ -294,6 +304,7 @@ class Store(MatchReads):
         mode: str,
         lines: list[str],
         also: Also | None = None,
+        record_key: str | None = None,
     ) -> Match:
         created = now()
         values: dict[str, Any] = {
@@ -307,6 +318,7 @@ class Store(MatchReads):
             "version": len(lines),
             "editor_token": new_token(),
             "viewer_token": new_token(),
+            "record_key": record_key,
             **_summary(game.state),
         }
         with self.engine.begin() as connection:
@@ -365,18 +377,6 @@ def _summary(state: State) -> _Follows:
 
 def _fields(match: Match) -> dict[str, Any]:
     return {name: getattr(match, name) for name in Match.__slots__}
-
-
-def max_match_lines(value: object) -> int:
-    """COMPANION_MAX_MATCH_LINES, checked when the app starts."""
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(
-            "COMPANION_MAX_MATCH_LINES must be the most lines a match may hold, a whole "
-            f"number of at least 1 (the default is {MAX_MATCH_LINES:,}). It is {value!r}."
-        )
-    return value
 
 
 def current_store() -> Store:

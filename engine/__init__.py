@@ -79,6 +79,7 @@ from .core.notation import (
     Out,
     Play,
     PlayersLine,
+    RecordLine,
     RenameLine,
     Reveal,
     Roulette,
@@ -88,6 +89,7 @@ from .core.notation import (
     Wins,
     parse_action,
     parse_line,
+    record_key,
     strip_comment,
 )
 from .core.progress import START_CARDS, next_player, to_go
@@ -158,6 +160,7 @@ __all__ = [
     "Play",
     "PlayersLine",
     "RecordError",
+    "RecordLine",
     "RenameLine",
     "Replay",
     "Reveal",
@@ -187,6 +190,7 @@ __all__ = [
     "parse_action",
     "parse_line",
     "position",
+    "record_key",
     "replay",
     "reset_language",
     "reveal_tally",

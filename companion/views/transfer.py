@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, render_template, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as Redirect
 
@@ -50,12 +50,14 @@ def import_record() -> Redirect | tuple[str, int]:
             problem = _("Choose a record file or paste a record.")
         if problem is None:
             try:
-                match = current_store().import_record(text)
+                imported = current_store().import_record(text)
             except ImportRefused as error:
                 problem = _("Not imported. %(reason)s", reason=error)
             else:
-                access.grant(match, "editor")
-                return redirect(url_for("table.show", match_id=match.id), code=303)
+                access.grant(imported.match, "editor")
+                if imported.again:
+                    flash(_("This record was imported before: here is the match it made."))
+                return redirect(url_for("table.show", match_id=imported.match.id), code=303)
     elif form.errors:
         problem = _("The form was incomplete: %(problems)s", problems=form_problems(form.errors))
     status = 422 if problem else 200

@@ -21,9 +21,11 @@ from .notation import (
     DealerLine,
     Line,
     PlayersLine,
+    RecordLine,
     RulesLine,
     find_player,
     parse_line,
+    record_key,
 )
 from .rules import OFFICIAL, HouseRules
 from .state import Event, State
@@ -49,9 +51,12 @@ class Game:
         *,
         dealer: str | None = None,
         rules: HouseRules = OFFICIAL,
+        key: str | None = None,
     ) -> None:
         names = tuple(clean_name(name) for name in players)
         _check_seating(names)
+        # The record's own key (`record:`, its first line), if its maker gave it one.
+        self.key = None if key is None else record_key(key)
         self._lines: list[Line] = [PlayersLine(names)]
         self._states: list[State] = [State.new(names, OFFICIAL)]
         if dealer is not None:
@@ -123,7 +128,8 @@ class Game:
     def record(self) -> str:
         """The table record of the game: one line each, parsing back to this game. A file
         format: English whatever the language spoken (nothing here is translated)."""
-        return "".join(f"{line}\n" for line in self._lines)
+        keyed = f"{RecordLine(self.key)}\n" if self.key is not None else ""
+        return keyed + "".join(f"{line}\n" for line in self._lines)
 
     def to_json(self) -> dict[str, object]:
         return self.state.to_json()
@@ -250,9 +256,15 @@ def replay(text: str) -> Replay:
     A byte-order mark at the start (editors such as Notepad save one) is not part
     of the record: it is skipped."""
     game: Game | None = None
+    key: str | None = None
     text = text.removeprefix(BYTE_ORDER_MARK)
     for number, raw in enumerate(text.splitlines(), start=1):
         try:
+            if game is None and (keyed := RecordLine.parse(raw)) is not None:
+                if key is not None:
+                    raise NotationError(_("A record has one key: 'record:' comes once, first."))
+                key = keyed.key  # the record's key, before its players
+                continue
             line = parse_line(raw, game.players if game else ())
             if line is None:
                 continue
@@ -261,7 +273,7 @@ def replay(text: str) -> Replay:
                     raise NotationError(
                         _("A record starts by seating the players (players: Ann, Bob, Cy).")
                     )
-                game = Game(line.names)
+                game = Game(line.names, key=key)
             else:
                 game.apply(line)
         except EngineError as error:

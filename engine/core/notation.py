@@ -10,6 +10,7 @@ can't be read are translated.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -195,6 +196,43 @@ class RenameLine:
         return f"rename: {self.old}, {self.new}"
 
 
+# A record's own key: letters, digits, - and _ (a token a phone makes, URL-safe base64).
+RECORD_KEY: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordLine:
+    """`record: KEY`, a record's first line if it has one (an extension of NOTATION.md):
+    the key its maker gave it, so that a server it is sent to twice keeps one match.
+    Before the players are seated no player can be named, so it reads as nothing else."""
+
+    key: str
+
+    def __str__(self) -> str:
+        return f"record: {self.key}"
+
+    @classmethod
+    def parse(cls, text: str) -> RecordLine | None:
+        """The line as a record's key line; None if it is not one (blank, a comment, or
+        another line)."""
+        who, sep, rest = strip_comment(text).partition(":")
+        if not sep or " ".join(who.split()).lower() != "record":
+            return None
+        return cls(record_key(rest.strip()))
+
+
+def record_key(key: str) -> str:
+    """`key` if it can be a record's key (RECORD_KEY); else a NotationError that says so."""
+    if not RECORD_KEY.fullmatch(key):
+        raise NotationError(
+            _(
+                "'record: {key}' must give the record's key: 8 to 64 letters, digits, '-' or '_'.",
+                key=key,
+            )
+        )
+    return key
+
+
 @dataclass(frozen=True, slots=True)
 class ActionLine:
     player: str
@@ -254,6 +292,10 @@ def _parse_line(text: str, players: tuple[str, ...]) -> Line | None:
         return _parse_rename(rest, players)
     if header == "hand":
         return HandLine(parse_count(rest, "hand"))
+    if header == "record" and not any(name_key(name) == name_key(header) for name in players):
+        raise NotationError(
+            _("'record: {key}' is a record's key: its first line, before 'players:'.", key=rest)
+        )
     player = find_player(key, players)
     return ActionLine(player, parse_action(rest, players))
 

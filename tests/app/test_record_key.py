@@ -1,0 +1,72 @@
+"""A record sent twice is one match: its key (`record: KEY`, the engine's notation) names
+the match it was imported as, so a phone that sends it again (twice, or after the answer
+was lost) is shown that match, never a second one. A record without a key is a new match
+at every import, as before."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from flask import Flask
+
+from tests.app.helpers import Tabletop
+from tests.app.test_transfer import import_file, import_text, new_id
+
+KEYED = "record: sent-from-Anns-phone-1\nplayers: Ann, Bob, Cy\nstart: R5\nAnn: R3\n"
+# As the server exports it: with the dealer it took (the last player listed).
+EXPORTED = KEYED.replace("Cy\n", "Cy\ndealer: Cy\n", 1)
+AGAIN = "This record was imported before: here is the match it made."
+
+
+def test_the_same_record_sent_twice_is_one_match(tabletop: Tabletop) -> None:
+    first = import_text(tabletop, KEYED)
+    match_id = new_id(tabletop, first)
+    assert AGAIN not in first.text
+    again = import_file(tabletop, KEYED)
+    assert new_id(tabletop, again) == match_id
+    assert AGAIN in again.doc.one(cls="notice").text
+    assert tabletop.match_count() == 1
+    # Its record carries its key: sent on from here, it is still the same match.
+    assert tabletop.export(match_id) == EXPORTED
+    assert new_id(tabletop, import_text(tabletop, tabletop.export(match_id))) == match_id
+
+
+def test_another_phone_sending_it_again_gets_the_same_match(app: Flask) -> None:
+    ann, bob = Tabletop(app, app.test_client()), Tabletop(app, app.test_client())
+    match_id = new_id(ann, import_text(ann, KEYED))
+    # Whoever holds the record holds its key: the match is theirs to edit too.
+    assert new_id(bob, import_text(bob, KEYED)) == match_id
+    assert bob.line(match_id, "Bob", "R4").status == 303
+    assert ann.match_count() == 1
+
+
+def test_two_phones_sending_it_at_the_same_moment_make_one_match(app: Flask) -> None:
+    phones = [Tabletop(app, app.test_client()) for _ in range(4)]
+    forms = [
+        phone.get("/import").forms("/import")[0].values() | {"text": KEYED} for phone in phones
+    ]
+
+    def send(n: int) -> str:
+        answer = phones[n].client.post("/import", data=forms[n])
+        assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+        return answer.headers["Location"].rsplit("/", 1)[-1]
+
+    with ThreadPoolExecutor(len(phones)) as threads:
+        made = set(threads.map(send, range(len(phones))))
+    assert len(made) == 1
+    assert phones[0].match_count() == 1
+
+
+def test_a_record_without_a_key_is_a_new_match_each_time(tabletop: Tabletop) -> None:
+    plain = KEYED.split("\n", 1)[1]  # the same record, without its key
+    first = new_id(tabletop, import_text(tabletop, plain))
+    second = new_id(tabletop, import_text(tabletop, plain))
+    assert first != second and tabletop.match_count() == 2
+    assert tabletop.export(first) == EXPORTED.split("\n", 1)[1]
+
+
+def test_a_malformed_key_is_refused_with_its_line(tabletop: Tabletop) -> None:
+    page = import_text(tabletop, "record: no\n" + KEYED.split("\n", 1)[1])
+    assert page.status == 422
+    assert "Line 1" in page.text and "[syntax]" in page.text
+    assert tabletop.match_count() == 0
