@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve test test-slow lint bench bench-web bench-instructions load clean chromium valgrind messages paper
+.PHONY: run serve test test-slow lint bench bench-web bench-instructions load clean chromium valgrind messages paper standalone
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -24,6 +24,16 @@ $(HTMX):
 	cd build/htmx && npm pack --silent htmx.org@$(HTMX_VERSION) >/dev/null \
 		&& tar -xzf htmx.org-$(HTMX_VERSION).tgz package/dist/htmx.min.js
 	cp build/htmx/package/dist/htmx.min.js $(HTMX)
+
+# The app with no server (issue 28): Pyodide from the npm registry's package (pinned in
+# standalone/package-lock.json), the project and the packages it runs on, built into
+# build/standalone/ by scripts/build_standalone.py; made again when a file it holds changed.
+STANDALONE := build/standalone/python/app.zip
+STANDALONE_SOURCES := $(shell find engine companion templates static migrations standalone \
+	-type f -not -path '*/node_modules/*' -not -path '*/__pycache__/*' 2>/dev/null)
+$(STANDALONE): $(STAMP) $(HTMX) scripts/build_standalone.py $(STANDALONE_SOURCES)
+	$(PY) scripts/build_standalone.py
+standalone: $(STANDALONE)
 
 # The browser tests drive Debian's Chromium (Playwright never downloads one here).
 chromium:
@@ -66,7 +76,7 @@ PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
 # time (its module's servers stay its own); on PostgreSQL each worker has a database of
 # its own (tests/databases.py).
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
-test: lint $(HTMX) chromium
+test: lint $(HTMX) chromium $(STANDALONE)
 	$(VENV)/bin/pytest $(PARALLEL)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "The app tests and the database's browser tests again, on PostgreSQL:"; \
@@ -121,4 +131,4 @@ messages: $(STAMP)
 	$(PY) scripts/catalogs.py
 
 clean:
-	rm -rf $(VENV) build static/vendor .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build static/vendor standalone/node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -187,11 +187,14 @@ def secret_key(instance: Path) -> str:
         try:
             with os.fdopen(fd, "w") as handle:
                 handle.write(secrets.token_hex(32))
-            os.link(new, path)  # atomic: the first process wins
+            if hasattr(os, "link"):
+                os.link(new, path)  # atomic: the first process wins
+            else:  # a browser's Python (the standalone app): one process, no links
+                os.replace(new, path)
         except FileExistsError:
             pass
         finally:
-            new.unlink()
+            new.unlink(missing_ok=True)
     return path.read_text().strip()
 
 

@@ -1,0 +1,121 @@
+"""The app with no server: the same `create_app`, run by a Python inside the phone's browser
+(Pyodide, the standalone build: `make standalone`, issue 28), its requests handed to it
+one at a time as WSGI calls.
+
+`Standalone` is the app as that build runs it: its database and its session in a folder
+of the browser's storage, and none of what such a Python can't have or doesn't need
+(compression over a network there is none of, rate limits against one phone, brotli,
+psycopg, threads: companion/extensions.py, companion/limits.py). `answer` is the bridge:
+a request as the page sent it (method, URL, headers, body) in, the app's answer out.
+The page never sees a Set-Cookie (a service worker's answer can't set one), so the
+bridge keeps the app's cookies itself, in the same folder: the phone's roles outlast a
+reload and a restart, as a browser's cookie would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from werkzeug.test import EnvironBuilder
+
+# What the app is told it is served as. Plain http: the requests never leave the phone,
+# and over https Flask-WTF would ask each form post for a Referer of the same origin,
+# which a request handed over by a service worker need not carry. The app only ever puts
+# paths, never a host, into what it renders.
+ORIGIN = "http://localhost"
+STANDALONE = {"COMPRESS_RESPONSES": False, "RATELIMIT_ENABLED": False, "AUTO_MIGRATE": True}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The app's answer to one request: what a service worker turns into a Response."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+class Standalone:
+    """The app and its cookies, kept in `folder` (the browser's persistent storage)."""
+
+    def __init__(self, folder: Path, config: dict[str, Any] | None = None) -> None:
+        from companion import create_app
+
+        folder.mkdir(parents=True, exist_ok=True)
+        settings = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'companion.sqlite3'}"}
+        # The instance folder (its secret key) is the same folder: read from the
+        # environment by create_app, and put back as it was.
+        before = os.environ.get("COMPANION_INSTANCE")
+        os.environ["COMPANION_INSTANCE"] = str(folder)
+        try:
+            self.app: Flask = create_app({**STANDALONE, **settings, **(config or {})})
+        finally:
+            if before is None:
+                del os.environ["COMPANION_INSTANCE"]
+            else:
+                os.environ["COMPANION_INSTANCE"] = before
+        self.jar = folder / "cookies.json"
+        self.cookies: dict[str, str] = json.loads(self.jar.read_text()) if self.jar.exists() else {}
+
+    def answer(
+        self, method: str, url: str, headers: list[tuple[str, str]], body: bytes = b""
+    ) -> Answer:
+        """The app's answer to a request for `url` (a path and its query, as the page
+        asked it), with the cookies it set before; the cookies it sets now are kept."""
+        body = bytes(body)  # from the page: a buffer of any kind
+        path, _, query = url.partition("?")
+        sent = [(k, v) for k, v in headers if k.lower() not in ("cookie", "host")]
+        if self.cookies:
+            sent.append(("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items())))
+        environ = EnvironBuilder(
+            path=path,
+            query_string=query,
+            method=method,
+            base_url=ORIGIN,
+            headers=sent,
+            data=body,
+        ).get_environ()
+        status: list[str] = []
+        given: list[tuple[str, str]] = []
+
+        def start_response(
+            line: str, answer_headers: list[tuple[str, str]], exc: Any = None
+        ) -> Any:
+            status.append(line)
+            given[:] = answer_headers
+            return lambda data: None
+
+        chunks = self.app(environ, start_response)
+        try:
+            content = b"".join(chunks)
+        finally:
+            getattr(chunks, "close", lambda: None)()
+        self._keep([v for k, v in given if k.lower() == "set-cookie"])
+        kept = [(k, v) for k, v in given if k.lower() != "set-cookie"]
+        return Answer(int(status[0].split(" ", 1)[0]), kept, content)
+
+    def _keep(self, set_cookies: list[str]) -> None:
+        if set_cookies:
+            self.cookies = kept_cookies(self.cookies, set_cookies)
+            self.jar.write_text(json.dumps(self.cookies))
+
+
+def kept_cookies(cookies: dict[str, str], set_cookies: list[str]) -> dict[str, str]:
+    """`cookies` after an answer's Set-Cookie headers: each set, or let go of when the app
+    deletes it (Max-Age=0, as Flask deletes one)."""
+    kept = dict(cookies)
+    for header in set_cookies:
+        cookie: SimpleCookie = SimpleCookie()
+        cookie.load(header)
+        for name, morsel in cookie.items():
+            if morsel["max-age"] == "0":
+                kept.pop(name, None)
+            else:
+                kept[name] = morsel.value
+    return kept

@@ -1,0 +1,149 @@
+"""`make standalone`: the app with no server, built into build/standalone/ (issue 28).
+
+What a phone's browser runs: Pyodide from the npm package (standalone/package.json,
+pinned, copied into our own files), the project and the packages it runs on as two
+zips compiled by that Python (standalone/bundle.mjs), and companion/standalone.py's
+bridge, which hands the page's requests to the same `create_app`. The packages are
+those this checkout's .venv runs, at the same versions: each as its pure-Python wheel,
+or built from its source without its C speedups where it publishes none (MarkupSafe,
+wrapt); what only a server needs (gunicorn, psycopg, Flask-Compress and its brotli) is
+left out, and the app runs without it (companion/standalone.py's settings).
+
+    .venv/bin/python scripts/build_standalone.py [--out build/standalone]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from importlib.metadata import distribution, requires, version
+from pathlib import Path
+
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+STANDALONE = ROOT / "standalone"
+# Pyodide 314.0.7's Python: the markers its packages are chosen by.
+BROWSER = default_environment() | {
+    "sys_platform": "emscripten",
+    "platform_system": "Emscripten",
+    "platform_machine": "wasm32",
+    "python_version": "3.14",
+    "python_full_version": "3.14.2",
+}
+# What only a server needs: the app runs without these where they are left out.
+SERVER_ONLY = {"gunicorn", "psycopg", "psycopg-binary", "flask-compress"}
+# The project's files the app reads (companion/paths.py): its code, pages and migrations.
+PROJECT = ("engine", "companion", "templates", "static", "migrations")
+# Pyodide's own files a page loads (the rest of the npm package is for Node or docs).
+RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+RUNTIME += ("pyodide-lock.json",)
+
+
+def packages() -> dict[str, str]:
+    """The packages the app runs on, as this .venv has them: {name: version}."""
+    found: dict[str, str] = {}
+    todo = [Requirement(r) for r in requires("no-mercy-companion") or ()]
+    while todo:
+        wanted = todo.pop()
+        name = canonicalize_name(wanted.name)
+        if name in SERVER_ONLY or name in found:
+            continue
+        if wanted.marker is not None and not wanted.marker.evaluate(BROWSER | {"extra": ""}):
+            continue
+        found[name] = version(name)
+        todo += [Requirement(r) for r in distribution(name).requires or ()]
+    return found
+
+
+def wheels(wanted: dict[str, str], into: Path) -> list[Path]:
+    """A pure-Python wheel of each package, downloaded once into `into` (a cache)."""
+    into.mkdir(parents=True, exist_ok=True)
+    made = []
+    for name, at in sorted(wanted.items()):
+        found = _cached(into, name, at)
+        if found is None:
+            _download(name, at, into)
+            found = _cached(into, name, at)
+        if found is None:
+            sys.exit(f"make standalone: no pure-Python wheel of {name} {at} could be made.")
+        made.append(found)
+    return made
+
+
+def _cached(folder: Path, name: str, at: str) -> Path | None:
+    stem = f"{name.replace('-', '_')}-{at}-"
+    for wheel in folder.glob("*.whl"):
+        if wheel.name.lower().startswith(stem) and wheel.name.endswith("-none-any.whl"):
+            return wheel
+    return None
+
+
+def _download(name: str, at: str, into: Path) -> None:
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    spec = f"{name}=={at}"
+    pure = ["--only-binary=:all:", "--platform", "any", "--implementation", "py"]
+    pure += ["--python-version", BROWSER["python_version"], "--abi", "none"]
+    got = subprocess.run(
+        [*pip, "download", "--no-deps", *pure, "-d", str(into), spec], capture_output=True
+    )
+    if got.returncode == 0:
+        return
+    # No pure wheel: built from its source, with no C compiler, so without its speedups
+    # (MarkupSafe and wrapt then build their pure-Python fallback).
+    print(f"make standalone: building {spec} without its C speedups", flush=True)
+    with tempfile.TemporaryDirectory() as source:
+        subprocess.run(
+            [*pip, "download", "--no-deps", "--no-binary=:all:", "-d", source, spec], check=True
+        )
+        (sdist,) = Path(source).iterdir()
+        env = os.environ | {"CC": "false", "WRAPT_INSTALL_EXTENSIONS": "false"}
+        subprocess.run([*pip, "wheel", "--no-deps", "-w", str(into), str(sdist)], env=env)
+
+
+def project_zip(path: Path) -> None:
+    """The project's files the app reads, as they are in this checkout."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for folder in PROJECT:
+            for file in sorted((ROOT / folder).rglob("*")):
+                if file.is_file() and "__pycache__" not in file.parts:
+                    archive.write(file, file.relative_to(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "standalone")
+    parser.add_argument("--wheels", type=Path, default=ROOT / "build" / "standalone-wheels")
+    args = parser.parse_args()
+    args.out, args.wheels = args.out.resolve(), args.wheels.resolve()
+    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=STANDALONE, check=True)
+    from engine import LANGUAGES
+
+    made = wheels(packages(), args.wheels)
+    shutil.rmtree(args.out, ignore_errors=True)
+    (args.out / "pyodide").mkdir(parents=True)
+    for name in RUNTIME:
+        shutil.copy2(STANDALONE / "node_modules" / "pyodide" / name, args.out / "pyodide")
+    with tempfile.TemporaryDirectory() as scratch:
+        project = Path(scratch) / "project.zip"
+        project_zip(project)
+        shelf = Path(scratch) / "wheels"
+        shelf.mkdir()
+        for wheel in made:
+            shutil.copy2(wheel, shelf)
+        languages = ",".join(LANGUAGES)
+        bundle = [str(shelf), str(project), str(args.out / "python"), languages]
+        subprocess.run(["node", "bundle.mjs", *bundle], cwd=STANDALONE, check=True)
+    sizes = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
+    print(f"make standalone: {args.out} ({sizes / 1e6:.1f} MB, {len(made)} wheels)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""The app with no server (companion/standalone.py), here in this Python: the requests a
+page sends, handed to the app as WSGI calls by the bridge the standalone build runs in
+the phone's browser. The bridge keeps the app's cookies itself (a service worker's answer
+can't set one) in the folder that holds the database, so the phone's roles and its
+matches outlast a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.standalone import Standalone, kept_cookies
+from tests.standalone.scenario import SETTLE, play, record
+
+
+def test_a_hand_is_refereed_through_the_bridge(tmp_path: Path) -> None:
+    played = play(Standalone(tmp_path, SETTLE))
+    assert set(played["statuses"]) == {303}
+    assert played["record"].startswith("players: Ann, Bob, Cy\ndealer: Cy\nstart: R5\n")
+    assert "Undone: Bob played Green 7" in played["text"]
+
+
+def test_the_phone_keeps_its_matches_and_its_role_after_a_restart(tmp_path: Path) -> None:
+    play(Standalone(tmp_path, SETTLE))
+    restarted = Standalone(tmp_path, SETTLE)  # a reload: a new app on the same folder
+    home = restarted.answer("GET", "/", []).body.decode()
+    table = home.split('href="/m/', 1)[1].split('"', 1)[0]
+    answer = record(restarted, f"/m/{table}", "Bob: G7 swap Cy")  # still its editor
+    assert answer.status == 303
+    assert restarted.answer("GET", f"/m/{table}/record.txt", []).body.endswith(b"swap Cy\n")
+
+
+def test_a_phone_without_the_cookies_may_not_edit(tmp_path: Path) -> None:
+    play(Standalone(tmp_path / "phone", SETTLE))
+    home = Standalone(tmp_path / "phone", SETTLE).answer("GET", "/", []).body.decode()
+    match = home.split('href="/m/', 1)[1].split('"', 1)[0]
+    (tmp_path / "phone" / "cookies.json").unlink()  # the same database, none of its links
+    stranger = Standalone(tmp_path / "phone", SETTLE)
+    assert 'href="/m/' not in stranger.answer("GET", "/", []).body.decode()
+    assert stranger.answer("GET", f"/m/{match}", []).status == 403
+
+
+def test_the_cookies_an_answer_sets_and_deletes() -> None:
+    cookies = {"session": "old", "other": "x"}
+    cookies = kept_cookies(cookies, ["session=new; HttpOnly; Path=/; SameSite=Lax"])
+    assert cookies == {"session": "new", "other": "x"}
+    deleted = "session=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/"
+    assert kept_cookies(cookies, [deleted]) == {"other": "x"}

@@ -1,0 +1,52 @@
+"""The standalone build (`make standalone`: build/standalone/) runs the app in Pyodide:
+booted in Node from the build's own files, it referees the same hand through the same
+bridge as this Python does, and shows the same table (tests/standalone/scenario.py).
+The build is made here if it is missing (`make test` makes it first)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.standalone import Standalone
+from tests.standalone import scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = ROOT / "build" / "standalone"
+
+
+@pytest.fixture(scope="module")
+def build() -> Path:
+    if not (BUILD / "python" / "app.zip").exists():
+        subprocess.run([sys.executable, "scripts/build_standalone.py"], cwd=ROOT, check=True)
+    return BUILD
+
+
+def in_pyodide(build: Path, folder: Path, python: str) -> dict[str, Any]:
+    ran = subprocess.run(
+        ["node", "standalone/play.mjs", str(build), str(folder), json.dumps(scenario.SETTLE)],
+        cwd=ROOT,
+        input=python,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    said: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
+    return said
+
+
+def test_the_app_referees_a_hand_in_pyodide_as_it_does_here(build: Path, tmp_path: Path) -> None:
+    source = Path(scenario.__file__).read_text()
+    played = in_pyodide(build, tmp_path / "phone", source + "\nsaid.update(play(phone))\n")
+    assert played["home"] == {"status": 200, "title": "No Mercy Companion"}
+    here = scenario.play(Standalone(tmp_path / "here", scenario.SETTLE))
+    said = played["said"]
+    assert said["statuses"] == here["statuses"] == [303] * (len(scenario.LINES) + 1)
+    assert said["record"] == here["record"]
+    assert said["text"] == here["text"]
