@@ -165,11 +165,11 @@ class GameCache:
             assert held.game is not None
             return self._table(match, held), reader(held.game)
 
-    def record(self, match: Match, read_lines: ReadLines) -> str:
-        """The match's table record, as of its row."""
+    def record(self, match: Match, read_lines: ReadLines, *, key: bool = True) -> str:
+        """The match's table record, as of its row (without its key: key=False)."""
         with self._holding(match, read_lines) as held:
             assert held.game is not None
-            return held.game.record()
+            return held.game.record(key=key)
 
     # ------------------------------------------------------------ judging and moving on
 

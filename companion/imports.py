@@ -14,12 +14,14 @@ from flask_babel import gettext as _
 
 from companion.lookalikes import LookAlikeNames, check_look_alikes
 from engine import (
+    N_,
     ActionLine,
     DealerLine,
     Game,
     HouseRules,
     Out,
     RecordError,
+    RecordLine,
     RulesLine,
     StartLine,
     Wins,
@@ -29,6 +31,14 @@ from engine import (
 
 # A record's lines that are not the match's log: its key, players, dealer and rules.
 HEADER_LINES = 4
+
+
+# A record whose key names a match imported before, with lines that match does not have.
+RECORD_DIFFERS = N_(
+    "A match was imported from this record before, and this record holds lines that match "
+    "does not: nothing was imported. Open that match to go on from there, or remove this "
+    "record's first line (record: ...) to import it as a new match."
+)
 
 
 class ImportRefused(ValueError):
@@ -106,6 +116,8 @@ def read_record(text: str, max_lines: int) -> Imported:
 
 
 def _seating_line(text: str) -> int:
-    """The number of a replayed record's first line: the one that seats the players."""
+    """The number of a replayed record's line that seats the players (the first, but for
+    its key)."""
     lines = enumerate(text.removeprefix("\ufeff").splitlines(), start=1)
-    return next((number for number, raw in lines if strip_comment(raw)), 1)
+    seated = (n for n, raw in lines if strip_comment(raw) and RecordLine.parse(raw) is None)
+    return next(seated, 1)

@@ -81,9 +81,11 @@ class MatchReads:
         return MatchLog(table.match, by_hand(steps), whose_turn(table.state))
 
     def export(self, match_id: str, phone: Phone) -> tuple[Match, str]:
-        """The match and its table record."""
+        """The match and its table record: with its key (`record:`) for its editors only,
+        since whoever imports a record with that key gets the match to edit."""
         match = self.match(match_id, phone)
-        return match, self.games.record(match, self._read_lines)
+        key = phone.role(match) == "editor"
+        return match, self.games.record(match, self._read_lines, key=key)
 
     def matches(self, phone: Phone) -> list[Match]:
         """The matches this phone may see, the most recently changed first."""

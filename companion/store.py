@@ -27,7 +27,7 @@ from companion import statements
 from companion.access import Phone
 from companion.audit import audit
 from companion.games import GameCache
-from companion.imports import read_record
+from companion.imports import RECORD_DIFFERS, Imported, ImportRefused, read_record
 from companion.lookalikes import LookAlikeNames, check_look_alikes
 from companion.match_reads import MatchReads
 from companion.matches import Match, Table
@@ -283,7 +283,7 @@ class Store(MatchReads):
         record = read_record(text, self.max_lines)
         key = record.game.key
         if key is not None and (before := self.imported_as(key)) is not None:
-            return ImportedMatch(before, again=True)
+            return self._again(before, record)
         mode = "quick" if record.results_only else mode  # keep entering results
         game, dealer, rules, lines = record.game, record.dealer, record.rules, record.lines
         try:
@@ -292,9 +292,22 @@ class Store(MatchReads):
             # The same record, sent at the same moment by another request, is in first.
             if key is None or (before := self.imported_as(key)) is None:
                 raise
-            return ImportedMatch(before, again=True)
+            return self._again(before, record)
         audit("imported", match.id, "editor", lines=len(lines), mode=mode)
         return ImportedMatch(match, again=False)
+
+    def _again(self, before: Match, record: Imported) -> ImportedMatch:
+        """The match a record with this key made before, if this is that record (the
+        match may have moved on since); ImportRefused if the record holds lines the
+        match does not: they would be lost without a word."""
+        logged = [text for _, _, text, _ in self._read_lines(before.id, 1, before.version)]
+        header = (before.player_names, before.dealer, HouseRules.parse(before.rules))
+        if header != (list(record.game.seating), record.dealer, record.rules) or (
+            logged[: len(record.lines)] != record.lines
+        ):
+            raise ImportRefused(_(RECORD_DIFFERS))
+        audit("imported again", before.id, "editor", lines=len(record.lines))
+        return ImportedMatch(before, again=True)
 
     def _insert(
         self,

@@ -125,10 +125,11 @@ class Game:
     def legal_actions(self) -> Legal:
         return Legal(self.state)
 
-    def record(self) -> str:
+    def record(self, *, key: bool = True) -> str:
         """The table record of the game: one line each, parsing back to this game. A file
-        format: English whatever the language spoken (nothing here is translated)."""
-        keyed = f"{RecordLine(self.key)}\n" if self.key is not None else ""
+        format: English whatever the language spoken (nothing here is translated). With
+        key=False, without its key (`record:`): for whoever may read it but not hold it."""
+        keyed = f"{RecordLine(self.key)}\n" if self.key is not None and key else ""
         return keyed + "".join(f"{line}\n" for line in self._lines)
 
     def to_json(self) -> dict[str, object]:

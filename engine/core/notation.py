@@ -196,8 +196,9 @@ class RenameLine:
         return f"rename: {self.old}, {self.new}"
 
 
-# A record's own key: letters, digits, - and _ (a token a phone makes, URL-safe base64).
-RECORD_KEY: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
+# A record's own key: letters, digits, - and _ (a token a phone makes, URL-safe base64),
+# long enough that nobody guesses one (16 characters: 96 bits).
+RECORD_KEY: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +227,7 @@ def record_key(key: str) -> str:
     if not RECORD_KEY.fullmatch(key):
         raise NotationError(
             _(
-                "'record: {key}' must give the record's key: 8 to 64 letters, digits, '-' or '_'.",
+                "'record: {key}' must give the record's key: 16 to 64 letters, digits, '-' or '_'.",
                 key=key,
             )
         )

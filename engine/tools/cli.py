@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import EngineError, NotationError, RecordError
 from ..core.explain import describe, whose_turn
 from ..core.game import Replay, replay
+from ..core.notation import RecordLine
 from ..core.rules import HouseRules
 
 if TYPE_CHECKING:
@@ -68,7 +69,11 @@ def explain(path: str) -> tuple[int, str]:
     result = replay(text)
     out: list[str] = []
     if result.game is not None:
-        numbers = [i for i, raw in enumerate(text.splitlines(), 1) if raw.split("#")[0].strip()]
+        numbers = [
+            i
+            for i, raw in enumerate(text.splitlines(), 1)
+            if raw.split("#")[0].strip() and RecordLine.parse(raw) is None  # its key: no step
+        ]
         out.append(f"{numbers[0]:>4}  {result.game.lines[0]}")
         for number, (line, before, after) in zip(numbers[1:], result.game.steps(), strict=False):
             out.append(f"{number:>4}  {describe(line, before, after)}")

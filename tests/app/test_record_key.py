@@ -5,6 +5,7 @@ at every import, as before."""
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 from flask import Flask
@@ -70,3 +71,41 @@ def test_a_malformed_key_is_refused_with_its_line(tabletop: Tabletop) -> None:
     assert page.status == 422
     assert "Line 1" in page.text and "[syntax]" in page.text
     assert tabletop.match_count() == 0
+
+
+def test_a_watcher_exports_the_record_without_its_key(tabletop: Tabletop, app: Flask) -> None:
+    """Whoever imports a record with the key gets the match to edit: only its editors
+    are given the key."""
+    match_id = new_id(tabletop, import_text(tabletop, KEYED))
+    share = tabletop.get(f"/m/{match_id}/share").text
+    link = re.search(r"/v/[\w-]+", share)
+    assert link is not None
+    watcher = Tabletop(app, app.test_client())
+    assert watcher.client.get(link.group(0)).status_code == 303
+    exported = watcher.export(match_id)
+    assert "record:" not in exported and exported == EXPORTED.split("\n", 1)[1]
+    # Imported by the watcher, it is a copy of its own, not the editor's match.
+    copy = new_id(watcher, import_text(watcher, exported))
+    assert copy != match_id and watcher.line(match_id, "Bob", "R4").status == 403
+
+
+def test_a_record_with_lines_the_match_lacks_is_refused_not_dropped(tabletop: Tabletop) -> None:
+    match_id = new_id(tabletop, import_text(tabletop, KEYED))
+    page = import_text(tabletop, KEYED + "Bob: R4\n")  # played on after it was sent
+    assert page.status == 422
+    assert "holds lines that match does not: nothing was imported" in page.text
+    assert tabletop.match_count() == 1 and "Bob: R4" not in tabletop.export(match_id)
+
+
+def test_the_record_sent_again_after_the_match_moved_on_is_that_match(tabletop: Tabletop) -> None:
+    match_id = new_id(tabletop, import_text(tabletop, KEYED))
+    assert tabletop.line(match_id, "Bob", "R4").status == 303  # played on, on the server
+    assert new_id(tabletop, import_text(tabletop, KEYED)) == match_id
+    assert tabletop.match_count() == 1
+
+
+def test_look_alike_names_are_refused_at_the_seating_line(tabletop: Tabletop) -> None:
+    page = import_text(
+        tabletop, "# from a phone\nrecord: sent-from-Anns-phone-1\nplayers: Ann, \u0391nn\n"
+    )
+    assert page.status == 422 and "Line 3" in page.text
