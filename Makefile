@@ -51,8 +51,8 @@ serve: $(STAMP) $(HTMX)
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py wsgi:app
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check engine companion tests bench wsgi.py
-	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py
+	$(VENV)/bin/ruff check engine companion tests bench wsgi.py scripts/build_standalone.py
+	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py scripts/build_standalone.py
 	$(VENV)/bin/mypy --strict companion engine
 
 # Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
@@ -76,7 +76,9 @@ PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
 # time (its module's servers stay its own); on PostgreSQL each worker has a database of
 # its own (tests/databases.py).
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
-test: lint $(HTMX) chromium $(STANDALONE)
+# The lint and the standalone build (each mostly one core's work) side by side.
+test: $(HTMX) chromium
+	@$(MAKE) --no-print-directory -j2 lint $(STANDALONE)
 	$(VENV)/bin/pytest $(PARALLEL)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "The app tests and the database's browser tests again, on PostgreSQL:"; \

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,12 +67,11 @@ def packages() -> dict[str, str]:
 def wheels(wanted: dict[str, str], into: Path) -> list[Path]:
     """A pure-Python wheel of each package, downloaded once into `into` (a cache)."""
     into.mkdir(parents=True, exist_ok=True)
+    missing = [f"{n}=={at}" for n, at in sorted(wanted.items()) if not _cached(into, n, at)]
+    _download(missing, into)
     made = []
     for name, at in sorted(wanted.items()):
         found = _cached(into, name, at)
-        if found is None:
-            _download(name, at, into)
-            found = _cached(into, name, at)
         if found is None:
             sys.exit(f"make standalone: no pure-Python wheel of {name} {at} could be made.")
         made.append(found)
@@ -86,26 +86,41 @@ def _cached(folder: Path, name: str, at: str) -> Path | None:
     return None
 
 
-def _download(name: str, at: str, into: Path) -> None:
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    spec = f"{name}=={at}"
-    pure = ["--only-binary=:all:", "--platform", "any", "--implementation", "py"]
-    pure += ["--python-version", BROWSER["python_version"], "--abi", "none"]
-    got = subprocess.run(
-        [*pip, "download", "--no-deps", *pure, "-d", str(into), spec], capture_output=True
-    )
-    if got.returncode == 0:
-        return
-    # No pure wheel: built from its source, with no C compiler, so without its speedups
-    # (MarkupSafe and wrapt then build their pure-Python fallback).
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+PURE = ["--only-binary=:all:", "--platform", "any", "--implementation", "py", "--abi", "none"]
+PURE += ["--python-version", BROWSER["python_version"]]
+
+
+def _download(specs: list[str], into: Path) -> None:
+    """The pure wheels of `specs` in one go (a pip run each costs about a second); one
+    that has none is built from its source instead, and the rest asked for again."""
+    specs = list(specs)
+    while specs:
+        got = subprocess.run(
+            [*PIP, "download", "--no-deps", *PURE, "-d", str(into), *specs],
+            capture_output=True,
+            text=True,
+        )
+        if got.returncode == 0:
+            return
+        found = re.search(r"No matching distribution found for (\S+)", got.stderr)
+        if found is None or found.group(1) not in specs:
+            sys.exit(f"make standalone: pip could not download the wheels:\n{got.stderr}")
+        specs.remove(found.group(1))
+        _build(found.group(1), into)
+
+
+def _build(spec: str, into: Path) -> None:
+    """No pure wheel: built from its source, with no C compiler, so without its speedups
+    (MarkupSafe then builds its pure-Python fallback)."""
     print(f"make standalone: building {spec} without its C speedups", flush=True)
     with tempfile.TemporaryDirectory() as source:
         subprocess.run(
-            [*pip, "download", "--no-deps", "--no-binary=:all:", "-d", source, spec], check=True
+            [*PIP, "download", "--no-deps", "--no-binary=:all:", "-d", source, spec], check=True
         )
         (sdist,) = Path(source).iterdir()
         env = os.environ | {"CC": "false", "WRAPT_INSTALL_EXTENSIONS": "false"}
-        subprocess.run([*pip, "wheel", "--no-deps", "-w", str(into), str(sdist)], env=env)
+        subprocess.run([*PIP, "wheel", "--no-deps", "-w", str(into), str(sdist)], env=env)
 
 
 def project_zip(path: Path) -> None:
