@@ -26,8 +26,9 @@ from werkzeug.test import EnvironBuilder
 
 # What the app is told it is served as. Plain http: the requests never leave the phone,
 # and over https Flask-WTF would ask each form post for a Referer of the same origin,
-# which a request handed over by a service worker need not carry. The app only ever puts
-# paths, never a host, into what it renders.
+# which a request handed over by a service worker need not carry. The pages link by path;
+# only the share page's links name this host, which no other phone can reach (sharing a
+# table goes through a server: issue 28's "Send to server").
 ORIGIN = "http://localhost"
 STANDALONE = {"COMPRESS_RESPONSES": False, "RATELIMIT_ENABLED": False, "AUTO_MIGRATE": True}
 
