@@ -125,10 +125,6 @@ class RateLimits:
         self.storage = storage
         self.counter = None if storage is None else FixedWindowRateLimiter(storage)
 
-    @property
-    def enabled(self) -> bool:
-        return self.counter is not None
-
     def check(self, scope: str, items: list[RateLimitItem], what: str) -> None:
         """Count this request against `scope`'s limits; TooMany at the first reached.
         Behind a proxy (BEHIND_PROXY), ProxyFix has put the real client's address in

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from werkzeug.test import EnvironBuilder
+from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 # What the app is told it is served as. Plain http: the requests never leave the phone,
 # and over https Flask-WTF would ask each form post for a Referer of the same origin,
@@ -82,24 +82,12 @@ class Standalone:
             headers=sent,
             data=body,
         ).get_environ()
-        status: list[str] = []
-        given: list[tuple[str, str]] = []
-
-        def start_response(
-            line: str, answer_headers: list[tuple[str, str]], exc: Any = None
-        ) -> Any:
-            status.append(line)
-            given[:] = answer_headers
-            return lambda data: None
-
-        chunks = self.app(environ, start_response)
-        try:
-            content = b"".join(chunks)
-        finally:
-            getattr(chunks, "close", lambda: None)()
-        self._keep([v for k, v in given if k.lower() == "set-cookie"])
-        kept = [(k, v) for k, v in given if k.lower() != "set-cookie"]
-        return Answer(int(status[0].split(" ", 1)[0]), kept, content)
+        # Werkzeug's own WSGI call, as its test client makes one: the answer read whole
+        # and the app's iterable closed (the app's teardown).
+        chunks, status, given = run_wsgi_app(self.app, environ, buffered=True)
+        self._keep(given.getlist("Set-Cookie"))
+        kept = [(k, v) for k, v in given.items() if k.lower() != "set-cookie"]
+        return Answer(int(status.split(" ", 1)[0]), kept, b"".join(chunks))
 
     def _keep(self, set_cookies: list[str]) -> None:
         if set_cookies:
