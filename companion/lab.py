@@ -36,7 +36,14 @@ from companion.paths import ROOT
 from engine import HouseRules
 from engine.tools import Comparison, command_line, explain_policy, title_of_policy
 
-DEFAULTS = {"LAB_MAX_HANDS": 20_000, "LAB_MAX_RUNNING": 1, "LAB_JOBS": 1, "LAB_STALE_SECONDS": 30}
+# LAB_ENABLED off (the app in the phone, which starts no process): the lab's pages say so.
+DEFAULTS = {
+    "LAB_ENABLED": True,
+    "LAB_MAX_HANDS": 20_000,
+    "LAB_MAX_RUNNING": 1,
+    "LAB_JOBS": 1,
+    "LAB_STALE_SECONDS": 30,
+}
 MIN_HANDS = 100  # fewer say nothing a table could trust
 # The worker's environment: where the database is (never on its command line, which
 # every user of the machine can read).
@@ -118,6 +125,7 @@ class Lab:
 
     def __init__(self, database: SQLAlchemy, config: dict[str, Any]) -> None:
         self.database = database
+        self.enabled = bool(config["LAB_ENABLED"])
         self.max_hands = _setting(config, "LAB_MAX_HANDS", 1)
         self.max_running = _setting(config, "LAB_MAX_RUNNING", 1)
         self.jobs = _setting(config, "LAB_JOBS", 1)

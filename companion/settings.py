@@ -37,6 +37,9 @@ def configure(app: Flask, config: dict[str, Any] | None) -> Path:
         SESSION_REFRESH_EACH_REQUEST=False,
         SESSION_COOKIE_SAMESITE="Lax",
         AUTO_MIGRATE=os.environ.get("COMPANION_AUTO_MIGRATE", "1") != "0",
+        # The pages register the app's service worker (companion/views/pwa.py); not the
+        # app in the phone, whose page has a worker of its own (companion/standalone.py).
+        SERVICE_WORKER=True,
     )
     # Settings from the environment: COMPANION_SESSION_COOKIE_SECURE=true, ...
     app.config.from_prefixed_env("COMPANION")

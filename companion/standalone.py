@@ -30,7 +30,16 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 # only the share page's links name this host, which no other phone can reach (sharing a
 # table goes through a server: issue 28's "Send to server").
 ORIGIN = "http://localhost"
-STANDALONE = {"COMPRESS_RESPONSES": False, "RATELIMIT_ENABLED": False, "AUTO_MIGRATE": True}
+# Shown in a frame of the page that runs it (standalone/site/), whose service worker is
+# the only one; no lab, which would start processes.
+STANDALONE = {
+    "COMPRESS_RESPONSES": False,
+    "RATELIMIT_ENABLED": False,
+    "AUTO_MIGRATE": True,
+    "SERVICE_WORKER": False,
+    "FRAMED_BY_ITS_PAGE": True,
+    "LAB_ENABLED": False,
+}
 
 
 @dataclass(frozen=True)
@@ -40,14 +49,17 @@ class Answer:
     status: int
     headers: list[tuple[str, str]]
     body: bytes
+    wrote: bool  # the folder changed (the page then writes it to the browser's storage)
 
 
 class Standalone:
-    """The app and its cookies, kept in `folder` (the browser's persistent storage)."""
+    """The app and its cookies, kept in `folder` (the browser's persistent storage),
+    served at the path `root` (its pages' links start with it; "" at the top)."""
 
-    def __init__(self, folder: Path, config: dict[str, Any] | None = None) -> None:
+    def __init__(self, folder: Path, config: dict[str, Any] | None = None, root: str = "") -> None:
         from companion import create_app
 
+        self.root = root.rstrip("/")
         folder.mkdir(parents=True, exist_ok=True)
         settings = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'companion.sqlite3'}"}
         # The instance folder (its secret key) is the same folder: read from the
@@ -67,10 +79,13 @@ class Standalone:
     def answer(
         self, method: str, url: str, headers: list[tuple[str, str]], body: bytes = b""
     ) -> Answer:
-        """The app's answer to a request for `url` (a path and its query, as the page
-        asked it), with the cookies it set before; the cookies it sets now are kept."""
+        """The app's answer to a request for `url` (a path under the root and its query,
+        as the page asked it), with the cookies it set before; the cookies it sets now
+        are kept."""
         body = bytes(body)  # from the page: a buffer of any kind
         path, _, query = url.partition("?")
+        if self.root and (path == self.root or path.startswith(self.root + "/")):
+            path = path[len(self.root) :] or "/"
         sent = [(k, v) for k, v in headers if k.lower() not in ("cookie", "host")]
         if self.cookies:
             sent.append(("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items())))
@@ -78,20 +93,35 @@ class Standalone:
             path=path,
             query_string=query,
             method=method,
-            base_url=ORIGIN,
+            base_url=ORIGIN + self.root,
             headers=sent,
             data=body,
         ).get_environ()
+        before = self._folder()
         # Werkzeug's own WSGI call, as its test client makes one: the answer read whole
         # and the app's iterable closed (the app's teardown).
         chunks, status, given = run_wsgi_app(self.app, environ, buffered=True)
         self._keep(given.getlist("Set-Cookie"))
         kept = [(k, v) for k, v in given.items() if k.lower() != "set-cookie"]
-        return Answer(int(status.split(" ", 1)[0]), kept, b"".join(chunks))
+        wrote = self._folder() != before
+        return Answer(int(status.split(" ", 1)[0]), kept, b"".join(chunks), wrote)
+
+    def _folder(self) -> list[tuple[str, int, int]]:
+        """What tells whether the folder's files changed: each one's name, size and time.
+        Not SQLite's shared-memory index (-shm), which a read changes too and a restart
+        makes again from the database and its log."""
+        found = []
+        for entry in os.scandir(self.jar.parent):
+            if entry.is_file() and not entry.name.endswith("-shm"):
+                stat = entry.stat()
+                found.append((entry.name, stat.st_size, stat.st_mtime_ns))
+        return sorted(found)
 
     def _keep(self, set_cookies: list[str]) -> None:
-        if set_cookies:
-            self.cookies = kept_cookies(self.cookies, set_cookies)
+        # A page renews its cookie (the same, with a later expiry: kept for good here).
+        kept = kept_cookies(self.cookies, set_cookies)
+        if kept != self.cookies:
+            self.cookies = kept
             self.jar.write_text(json.dumps(self.cookies))
 
 

@@ -15,6 +15,8 @@ left out, and the app runs without it (companion/standalone.py's settings).
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -132,6 +134,63 @@ def project_zip(path: Path) -> None:
                     archive.write(file, file.relative_to(ROOT))
 
 
+# The page's own files (standalone/site/), and the app's icons it is installed with.
+SITE = STANDALONE / "site"
+
+
+def site(out: Path) -> None:
+    """The page that downloads, keeps and runs the app (standalone/site/), the app's
+    static files, its manifest
+    (the server app's name, colours and icons: companion/views/pwa.py), and build.js:
+    this build's version (a digest of every file) and the files a first visit downloads,
+    with their sizes, read by the page and by its service worker."""
+    from companion.views import pwa
+
+    for file in SITE.iterdir():
+        shutil.copy2(file, out)
+    for name, _size, _purpose in pwa.ICONS:
+        shutil.copy2(ROOT / "static" / name, out)
+    shutil.copy2(ROOT / "static" / "icon.svg", out)
+    # The app's static files where its pages ask for them: the service worker answers
+    # them from its cache, without a trip through the app.
+    shutil.copytree(ROOT / "static", out / "app" / "static")
+    manifest = {
+        "id": "./",
+        "name": pwa.NAME,
+        "short_name": pwa.SHORT_NAME,
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": pwa.BACKGROUND,
+        "theme_color": pwa.THEME_LIGHT,
+        "icons": [
+            {"src": name, "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+            for name, size, purpose in pwa.ICONS
+        ],
+    }
+    (out / "manifest.webmanifest").write_text(json.dumps(manifest, indent=2) + "\n")
+    files = sorted(f for f in out.rglob("*") if f.is_file())
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(str(file.relative_to(out)).encode() + b"\0" + file.read_bytes())
+    build = {
+        "version": digest.hexdigest()[:16],
+        "files": [[f.relative_to(out).as_posix(), f.stat().st_size] for f in files],
+    }
+    # build.js is one of the files too: listed with its own size, once that is settled.
+    files_listed: list[list[object]] = build["files"]  # type: ignore[assignment]
+    files_listed.append(["build.js", 0])
+    while True:
+        text = (
+            "// Made by make standalone: this build's version and the files of a first visit.\n"
+            f"self.BUILD = {json.dumps(build)};\n"
+        )
+        if files_listed[-1][1] == len(text.encode()):
+            break
+        files_listed[-1][1] = len(text.encode())
+    (out / "build.js").write_text(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "standalone")
@@ -156,6 +215,7 @@ def main() -> None:
         languages = ",".join(LANGUAGES)
         bundle = [str(shelf), str(project), str(args.out / "python"), languages]
         subprocess.run(["node", "bundle.mjs", *bundle], cwd=STANDALONE, check=True)
+    site(args.out)
     sizes = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
     print(f"make standalone: {args.out} ({sizes / 1e6:.1f} MB, {len(made)} wheels)")
 

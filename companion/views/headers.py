@@ -7,7 +7,7 @@ from typing import Any
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors {framing}"
 )
 
 HSTS = "max-age=31536000"  # a year, renewed by every answer; only with secure cookies
@@ -15,11 +15,14 @@ HSTS = "max-age=31536000"  # a year, renewed by every answer; only with secure c
 
 def response_headers(config: Mapping[str, Any]) -> dict[str, str]:
     """Everything comes from this server: no inline script, no framing, no sniffing; over
-    HTTPS only (secure cookies), browsers never try plain HTTP again."""
+    HTTPS only (secure cookies), browsers never try plain HTTP again. The app in the
+    phone (FRAMED_BY_ITS_PAGE, companion/standalone.py) is shown in a frame of its own
+    page, of the same origin, and of no other."""
+    framed = bool(config.get("FRAMED_BY_ITS_PAGE"))
     headers = {
-        "Content-Security-Policy": CSP,
+        "Content-Security-Policy": CSP.format(framing="'self'" if framed else "'none'"),
         "X-Content-Type-Options": "nosniff",
-        "X-Frame-Options": "DENY",
+        "X-Frame-Options": "SAMEORIGIN" if framed else "DENY",
         "Referrer-Policy": "same-origin",
     }
     if config.get("SESSION_COOKIE_SECURE"):

@@ -32,6 +32,15 @@ bp = Blueprint("lab", __name__)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,40}")  # the shape of models.new_token()
 
 
+@bp.before_request
+def switched_off() -> tuple[str, int] | None:
+    """Where the lab can't run (the app in the phone starts no process: LAB_ENABLED off),
+    each of its pages says so instead."""
+    if current_lab().enabled:
+        return None
+    return render_template("lab_off.html"), 200 if request.method == "GET" else 409
+
+
 def _form_page(
     form: LabForm, status: int, busy: str | None = None, problem: str | None = None
 ) -> tuple[str, int]:

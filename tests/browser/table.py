@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Frame, Page, expect
 
 
 class Table:
-    def __init__(self, page: Page, base_url: str) -> None:
+    def __init__(self, page: Page | Frame, base_url: str) -> None:
         self.page = page
         self.base = base_url
 

@@ -45,3 +45,41 @@ def test_the_cookies_an_answer_sets_and_deletes() -> None:
     assert cookies == {"session": "new", "other": "x"}
     deleted = "session=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/"
     assert kept_cookies(cookies, [deleted]) == {"other": "x"}
+
+
+def test_the_app_answers_under_the_path_its_page_gives_it(tmp_path: Path) -> None:
+    # The built site may sit anywhere on a static host: its pages link under that path.
+    phone = Standalone(tmp_path, SETTLE, root="/games/standalone/app")
+    home = phone.answer("GET", "/games/standalone/app/", [])
+    assert home.status == 200
+    assert 'href="/games/standalone/app/new"' in home.body.decode()
+    assert 'href="/new"' not in home.body.decode()
+
+
+def test_an_answer_says_whether_it_changed_the_folder(tmp_path: Path) -> None:
+    # The page writes the folder to the browser's storage only after an answer that did.
+    phone = Standalone(tmp_path, SETTLE)
+    assert phone.answer("GET", "/", []).wrote  # the first visit's cookie
+    assert not phone.answer("GET", "/rules", []).wrote
+    played = play(phone)
+    assert played["statuses"]
+    assert not phone.answer("GET", "/", []).wrote
+
+
+def test_the_app_in_the_phone_is_framed_by_its_page_only_and_registers_no_worker(
+    tmp_path: Path,
+) -> None:
+    phone = Standalone(tmp_path, SETTLE)
+    home = phone.answer("GET", "/", [])
+    headers = dict(home.headers)
+    assert headers["X-Frame-Options"] == "SAMEORIGIN"
+    assert "frame-ancestors 'self'" in headers["Content-Security-Policy"]
+    assert "data-worker" not in home.body.decode()  # its page's worker is the only one
+
+
+def test_the_lab_says_it_needs_a_server(tmp_path: Path) -> None:
+    phone = Standalone(tmp_path, SETTLE)
+    for url in ("/lab", "/lab?match=x", "/lab/abcdefgh12345678"):  # the form, a run's page
+        page = phone.answer("GET", url, [("Accept-Language", "en")])
+        assert page.status == 200
+        assert "runs only where the app has a server" in page.body.decode()

@@ -1,0 +1,266 @@
+// The app in the phone's own page (make standalone; docs in README, "The app with no
+// server"). On the first visit it downloads the build's files into a cache named after
+// the build's version, showing the bytes as they come; it registers the service worker
+// (sw.js), which from then on serves those files with no network, and starts the app's
+// Python in a worker (worker.js). The app is shown in the frame: each request the frame
+// makes reaches the service worker, which hands it to this page, which hands it to the
+// worker; the app's answer goes back the same way.
+(function () {
+  "use strict";
+
+  var BUILD = self.BUILD; // build.js: this build's version and files
+  var CACHE = "standalone-" + BUILD.version;
+  var LAST = "nomercy.standalone.at"; // the app's page shown last, reopened at start
+  var APP = new URL("app/", location.href);
+
+  // ---- the few sentences of this page, in the app's languages
+  var WORDS = {
+    en: {
+      starting: "Starting the app…",
+      downloading: "Downloading the app, once: it is kept on this phone for use with no connection.",
+      figures: "{done} of {total} MB",
+      python: "Starting the app's Python…",
+      unsupported: "This browser can't keep the app on the phone. It needs a recent browser, and a secure address (https).",
+      offline: "The app could not be downloaded: no connection. Open it once with a connection; from then on it works without one.",
+      elsewhere: "The app is already open in another tab or window of this browser. Use that one, or close it: the app then starts here.",
+      failed: "The app could not start: {why}",
+      again: "Try again",
+      update: "A new version of the app is ready: it opens the next time the app starts. Your matches are kept.",
+    },
+    de: {
+      starting: "Die App startet…",
+      downloading: "Die App wird einmalig heruntergeladen: Sie bleibt auf diesem Handy und funktioniert dann ohne Verbindung.",
+      figures: "{done} von {total} MB",
+      python: "Das Python der App startet…",
+      unsupported: "Dieser Browser kann die App nicht auf dem Handy behalten. Sie braucht einen aktuellen Browser und eine sichere Adresse (https).",
+      offline: "Die App konnte nicht heruntergeladen werden: keine Verbindung. Öffne sie einmal mit Verbindung; danach funktioniert sie auch ohne.",
+      elsewhere: "Die App ist schon in einem anderen Tab oder Fenster dieses Browsers offen. Nutze jenes oder schließe es: Dann startet die App hier.",
+      failed: "Die App konnte nicht starten: {why}",
+      again: "Noch einmal versuchen",
+      update: "Eine neue Version der App ist bereit: Sie öffnet sich beim nächsten Start der App. Eure Partien bleiben erhalten.",
+    },
+    es: {
+      starting: "Iniciando la app…",
+      downloading: "Descargando la app, una sola vez: se queda en este teléfono para usarla sin conexión.",
+      figures: "{done} de {total} MB",
+      python: "Iniciando el Python de la app…",
+      unsupported: "Este navegador no puede guardar la app en el teléfono. Necesita un navegador reciente y una dirección segura (https).",
+      offline: "No se pudo descargar la app: no hay conexión. Ábrela una vez con conexión; a partir de entonces funciona sin ella.",
+      elsewhere: "La app ya está abierta en otra pestaña o ventana de este navegador. Usa esa, o ciérrala: entonces la app se inicia aquí.",
+      failed: "La app no pudo iniciarse: {why}",
+      again: "Reintentar",
+      update: "Hay una nueva versión de la app: se abrirá la próxima vez que inicies la app. Tus partidas se conservan.",
+    },
+    fr: {
+      starting: "Démarrage de l’app…",
+      downloading: "Téléchargement de l’app, une seule fois : elle reste sur ce téléphone pour servir sans connexion.",
+      figures: "{done} sur {total} Mo",
+      python: "Démarrage du Python de l’app…",
+      unsupported: "Ce navigateur ne peut pas garder l’app sur le téléphone. Il faut un navigateur récent et une adresse sécurisée (https).",
+      offline: "L’app n’a pas pu être téléchargée : pas de connexion. Ouvrez-la une fois avec une connexion ; ensuite, elle marche sans.",
+      elsewhere: "L’app est déjà ouverte dans un autre onglet ou une autre fenêtre de ce navigateur. Utilisez celui-là, ou fermez-le : l’app démarre alors ici.",
+      failed: "L’app n’a pas pu démarrer : {why}",
+      again: "Réessayer",
+      update: "Une nouvelle version de l’app est prête : elle s’ouvrira au prochain démarrage de l’app. Vos parties sont conservées.",
+    },
+    pt: {
+      starting: "Iniciando o app…",
+      downloading: "Baixando o app, uma única vez: ele fica neste celular para usar sem conexão.",
+      figures: "{done} de {total} MB",
+      python: "Iniciando o Python do app…",
+      unsupported: "Este navegador não consegue guardar o app no celular. Ele precisa de um navegador recente e de um endereço seguro (https).",
+      offline: "Não foi possível baixar o app: sem conexão. Abra-o uma vez com conexão; depois disso ele funciona sem.",
+      elsewhere: "O app já está aberto em outra aba ou janela deste navegador. Use aquela, ou feche-a: o app então inicia aqui.",
+      failed: "O app não conseguiu iniciar: {why}",
+      again: "Tentar de novo",
+      update: "Uma nova versão do app está pronta: ela abre na próxima vez que o app iniciar. Suas partidas são mantidas.",
+    },
+  };
+  var language = (navigator.languages || [navigator.language || "en"])
+    .map(function (tag) { return tag.toLowerCase().split("-")[0]; })
+    .filter(function (code) { return WORDS[code]; })[0] || "en";
+  document.documentElement.lang = language === "pt" ? "pt-BR" : language;
+  function words(key, fields) {
+    return WORDS[language][key].replace(/\{(\w+)\}/g, function (_, name) { return fields[name]; });
+  }
+
+  var said = document.getElementById("said");
+  var bar = document.getElementById("bar");
+  var figures = document.getElementById("figures");
+  var again = document.getElementById("again");
+  var frame = document.getElementById("app");
+  function say(key, fields) { said.textContent = words(key, fields || {}); }
+  function stopped(key, fields) {
+    say(key, fields);
+    bar.hidden = figures.hidden = true;
+    again.textContent = words("again", {});
+    again.hidden = false;
+    again.onclick = function () { location.reload(); };
+  }
+  say("starting");
+
+  if (!("serviceWorker" in navigator) || !self.caches || !self.Worker || !window.isSecureContext) {
+    stopped("unsupported");
+    return;
+  }
+
+  // ---- the build's files, each downloaded once into this version's cache
+  function megabytes(bytes) { return (bytes / 1e6).toFixed(1); }
+  function download() {
+    return caches.open(CACHE).then(function (cache) {
+      var total = BUILD.files.reduce(function (sum, file) { return sum + file[1]; }, 0);
+      var done = 0;
+      function count(bytes) {
+        done += bytes;
+        bar.value = done / total;
+        figures.textContent = words("figures", { done: megabytes(done), total: megabytes(total) });
+      }
+      return Promise.all(BUILD.files.map(function (file) {
+        var url = new URL(file[0], location.href).href;
+        return cache.match(url).then(function (kept) {
+          if (kept) { count(file[1]); return; }
+          if (bar.hidden) { // something to download: the bar is shown
+            say("downloading");
+            bar.hidden = figures.hidden = false;
+          }
+          return fetch(url, { cache: "no-cache" }).then(function (response) {
+            if (!response.ok) { throw new Error(url + ": " + response.status); }
+            var reader = response.body.getReader();
+            var chunks = [];
+            function read() {
+              return reader.read().then(function (part) {
+                if (part.done) { return; }
+                chunks.push(part.value);
+                count(part.value.byteLength);
+                return read();
+              });
+            }
+            return read().then(function () {
+              var headers = { "Content-Type": response.headers.get("Content-Type") || "application/octet-stream" };
+              return cache.put(url, new Response(new Blob(chunks), { headers: headers }));
+            });
+          });
+        });
+      }));
+    });
+  }
+
+  // ---- a version installed while the app ran before is taken now, at the start
+  function takeWaitingVersion() {
+    return navigator.serviceWorker.getRegistration().then(function (registration) {
+      if (!registration || !registration.waiting || !navigator.serviceWorker.controller) { return false; }
+      return new Promise(function (resolve) {
+        navigator.serviceWorker.addEventListener("controllerchange", function () { resolve(true); });
+        registration.waiting.postMessage("take-over");
+      });
+    });
+  }
+
+  function announceUpdates(registration) {
+    function watch(worker) {
+      worker.addEventListener("statechange", function () {
+        if (worker.state === "installed" && navigator.serviceWorker.controller) {
+          var news = document.getElementById("news");
+          news.textContent = words("update", {});
+          news.hidden = false;
+          news.onclick = function () { news.hidden = true; };
+          setTimeout(function () { news.hidden = true; }, 10000);
+        }
+      });
+    }
+    if (registration.installing) { watch(registration.installing); }
+    registration.addEventListener("updatefound", function () { watch(registration.installing); });
+  }
+
+  // ---- the app's Python, in a worker; the frame's requests handed to it
+  function startPython() {
+    say("python");
+    return new Promise(function (resolve, reject) {
+      var worker = new Worker("worker.js", { type: "module" });
+      worker.onmessage = function (event) {
+        if (event.data.type === "ready") {
+          // How long each step took (read by the tests and the measurements).
+          self.STARTED = Object.assign({ page: performance.now() }, downloadTime, event.data.timings);
+          resolve(worker);
+        }
+        if (event.data.type === "failed") { reject(new Error(event.data.message)); }
+      };
+      worker.onerror = function (event) { reject(new Error(event.message || "worker.js")); };
+    });
+  }
+
+  // The service worker asks every page of the app's address; until this one runs the
+  // app (or when another page does), it says so at once, with no answer.
+  var running = null;
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    if (!event.data || event.data.type !== "request") { return; }
+    if (!running) { event.ports[0].postMessage(null); return; }
+    var body = event.data.request.body;
+    running.postMessage(event.data.request, [event.ports[0]].concat(body ? [body] : []));
+  });
+  navigator.serviceWorker.startMessages();
+
+  function firstPage() {
+    var asked = new URLSearchParams(location.search).get("open");
+    var last = null;
+    try { last = localStorage.getItem(LAST); } catch (e) { /* none kept */ }
+    var page = [asked, last].filter(function (at) {
+      return at && new URL(at, location.href).href.indexOf(APP.href) === 0;
+    })[0];
+    return page || APP.href;
+  }
+
+  function show() {
+    frame.addEventListener("load", function () {
+      try {
+        var at = frame.contentWindow.location;
+        localStorage.setItem(LAST, at.pathname + at.search);
+        document.title = frame.contentDocument.title || document.title;
+      } catch (e) { /* kept for this page only */ }
+    });
+    frame.src = firstPage();
+    frame.hidden = false;
+    document.getElementById("start").hidden = true;
+    document.body.classList.add("running");
+    if (location.search) { history.replaceState(null, "", location.pathname); }
+  }
+
+  var downloadTime = {};
+  function run() {
+    return takeWaitingVersion().then(function (taken) {
+      if (taken) { location.reload(); return new Promise(function () {}); }
+      var started = performance.now();
+      return download().then(function () { downloadTime.download = performance.now() - started; });
+    }).catch(function (error) {
+      stopped(navigator.onLine === false || error instanceof TypeError ? "offline" : "failed",
+        { why: String(error.message || error) });
+      throw error;
+    }).then(function () {
+      return navigator.serviceWorker.register("sw.js");
+    }).then(function (registration) {
+      announceUpdates(registration);
+      if (navigator.storage && navigator.storage.persist) { navigator.storage.persist(); }
+      return navigator.serviceWorker.ready;
+    }).then(startPython).then(function (worker) {
+      running = worker;
+      show();
+    }).catch(function (error) {
+      if (again.hidden) { stopped("failed", { why: String(error.message || error) }); }
+    });
+  }
+
+  // One page at a time runs the app on this phone's data (two would write one database).
+  // A reload's page waits a moment for the page before it to let go; another tab's is
+  // said to be in the way until it closes.
+  if (navigator.locks) {
+    var waiting = setTimeout(function () { stopped("elsewhere"); }, 3000);
+    navigator.locks.request("nomercy-standalone", function () {
+      clearTimeout(waiting);
+      again.hidden = true;
+      say("starting");
+      return run().then(function () { return new Promise(function () {}); });
+    });
+  } else {
+    run();
+  }
+})();

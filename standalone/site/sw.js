@@ -1,0 +1,124 @@
+// The app in the phone's service worker (make standalone). It serves the build's files
+// from the cache of its version (shell.js fills it on a first visit; a new version's
+// worker fills its own while it waits), so the app opens with no network. Every request
+// under app/ is the app's: handed to the page running the app's Python (shell.js, then
+// worker.js), which answers it as the server would.
+"use strict";
+importScripts("build.js");
+
+var PREFIX = "standalone-"; // not the server app's own worker's prefix: neither deletes the other's
+var CACHE = PREFIX + self.BUILD.version;
+var SCOPE = self.registration.scope;
+var APP = SCOPE + "app/";
+var STATIC = APP + "static/";
+var INDEX = SCOPE + "index.html";
+var WAIT_SECONDS = 120; // a request the app has not answered by then gets a sentence
+
+function url(path) { return new URL(path, SCOPE).href; }
+
+self.addEventListener("install", function (event) {
+  // A version's files, each downloaded unless the page already did (a first visit).
+  // No skipWaiting: a new version waits, and the page takes it at its next start.
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return Promise.all(self.BUILD.files.map(function (file) {
+      var at = url(file[0]);
+      return cache.match(at).then(function (kept) {
+        return kept || cache.add(new Request(at, { cache: "no-cache" }));
+      });
+    }));
+  }));
+});
+
+self.addEventListener("message", function (event) {
+  if (event.data === "take-over") { self.skipWaiting(); }
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.indexOf(PREFIX) === 0 && name !== CACHE;
+    }).map(function (name) { return caches.delete(name); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+self.addEventListener("fetch", function (event) {
+  var at = event.request.url.split("#")[0];
+  if (at.indexOf(SCOPE) !== 0) { return; }
+  if (at.indexOf(STATIC) === 0) {
+    event.respondWith(fromCache(event.request)); // the app's static files, in the build too
+  } else if (at.indexOf(APP) === 0 || at.split("?")[0] === SCOPE + "app") {
+    event.respondWith(toApp(event.request));
+  } else {
+    event.respondWith(fromCache(event.request));
+  }
+});
+
+function fromCache(request) {
+  var at = request.url.split("#")[0].split("?")[0];
+  var key = at === SCOPE ? INDEX : at;
+  return caches.open(CACHE).then(function (cache) {
+    return cache.match(key).then(function (hit) { return hit || fetch(request); });
+  });
+}
+
+// ---- the app's requests, answered by the page that runs it
+function isShell(client) {
+  var at = client.url.split("#")[0].split("?")[0];
+  return at === SCOPE || at === INDEX;
+}
+
+function toApp(request) {
+  var address = new URL(request.url);
+  if (request.mode === "navigate" && request.destination === "document") {
+    // An app page opened on its own (a bookmark, the history): the app's page opens it.
+    return Promise.resolve(Response.redirect(SCOPE + "?open=" + encodeURIComponent(address.pathname + address.search), 303));
+  }
+  var hasBody = request.method !== "GET" && request.method !== "HEAD";
+  return Promise.all([
+    hasBody ? request.arrayBuffer() : Promise.resolve(null),
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }),
+  ]).then(function (got) {
+    var asked = {
+      method: request.method,
+      url: address.pathname + address.search,
+      headers: Array.from(request.headers.entries()),
+    };
+    var shells = got[1].filter(isShell);
+    return firstAnswer(shells.map(function (shell) {
+      return ask(shell, Object.assign({ body: got[0] && got[0].slice(0) }, asked));
+    }));
+  }).then(function (answer) {
+    if (!answer) { return notRunning(); }
+    var empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
+    return new Response(empty ? null : answer.body, { status: answer.status, headers: answer.headers });
+  });
+}
+
+function ask(client, request) {
+  return new Promise(function (resolve) {
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function (event) { resolve(event.data); };
+    client.postMessage({ type: "request", request: request }, [channel.port2]);
+    setTimeout(function () { resolve(null); }, WAIT_SECONDS * 1000);
+  });
+}
+
+function firstAnswer(asked) {
+  // The page that runs the app answers; one that doesn't (another tab waiting) never does.
+  if (!asked.length) { return Promise.resolve(null); }
+  return new Promise(function (resolve) {
+    var left = asked.length;
+    asked.forEach(function (one) {
+      one.then(function (answer) {
+        if (answer) { resolve(answer); } else if (--left === 0) { resolve(null); }
+      });
+    });
+  });
+}
+
+function notRunning() {
+  var page = "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
+    "<title>No Mercy Companion</title><p>The app is not running in this browser. " +
+    "<a href='" + SCOPE + "' target='_top'>Open the app</a></p>";
+  return new Response(page, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}

@@ -1,0 +1,165 @@
+"""The app in the phone (`make standalone`, issue 28) in the real Chromium: the built
+site served by a plain static file server on loopback, no app server behind it. A first
+visit downloads and keeps it; from then on, offline, it referees a whole hand, keeps
+every line across a reload and a browser restart, records nothing on Back, and shows
+the same screens as the server app given the same record."""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect
+
+from engine.tools.cli import check_text
+
+from .conftest import CHROMIUM_FLAGS, PHONE, chromium_path, shot
+from .hand import play_the_hand
+from .table import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = ROOT / "build" / "standalone"
+START_SECONDS = 120  # a first start on a loaded machine: download, Python, the app
+
+
+class StaticFiles(SimpleHTTPRequestHandler):
+    """A static file server, as any host of the built site would be."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def site() -> Iterator[tuple[str, ThreadingHTTPServer]]:
+    """The built site at /standalone/ of a static server on loopback (built if missing:
+    `make test` builds it first); the server, to stop it."""
+    if not (BUILD / "build.js").exists():
+        subprocess.run([sys.executable, "scripts/build_standalone.py"], cwd=ROOT, check=True)
+    handler = functools.partial(StaticFiles, directory=str(BUILD.parent))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/standalone/", httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def phone(browser: Browser, profile: Path) -> BrowserContext:
+    """Chromium with a profile kept in `profile` (its storage outlives the browser)."""
+    context = browser.browser_type.launch_persistent_context(
+        profile,
+        executable_path=chromium_path(),
+        args=CHROMIUM_FLAGS,
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+    )
+    context.set_default_timeout(20_000)
+    return context
+
+
+def opened(page: Page) -> Frame:
+    """The app's frame, once the app has started and shows a page."""
+    expect(page.locator("#app")).to_be_visible(timeout=START_SECONDS * 1000)
+    handle = page.locator("#app").element_handle()
+    frame = handle.content_frame() if handle else None
+    assert frame is not None
+    frame.wait_for_selector("main")
+    return frame
+
+
+def fetched(frame: Frame, url: str) -> str:
+    """A page of the app as the frame asks for it (through the service worker)."""
+    text: str = frame.evaluate("url => fetch(url).then(answer => answer.text())", url)
+    return text
+
+
+def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
+    browser: Browser, site: tuple[str, ThreadingHTTPServer], server: str, tmp_path: Path
+) -> None:
+    url, httpd = site
+    profile = tmp_path / "profile"
+    context = phone(browser, profile)
+    page = context.pages[0]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    frame = opened(page)
+    started = page.evaluate("self.STARTED")
+    assert started["download"] > 0 and started["runtime"] > 0 and started["app"] > 0
+    shot(page, "standalone-home", "phone")
+
+    # Offline from now on: the whole hand refereed by the app in the phone.
+    context.set_offline(True)
+    t = Table(frame, url + "app")
+    match_url = t.new_match(["Ann", "Bob", "Cy"])
+    play_the_hand(t)
+    shot(page, "standalone-scored", "phone")
+    record = fetched(frame, match_url + "/record.txt")
+    code, state = check_text(record)
+    assert code == 0 and state["scores"] == {"Ann": 256, "Bob": 0, "Cy": 0}
+
+    # Back, forward and a reload record nothing; the reload reopens the table.
+    # (Playwright's go_back waits for the page itself to load: the frame moves instead.)
+    page.evaluate("history.back()")
+    expect(frame.get_by_role("button", name="Start the match")).to_be_visible()
+    page.evaluate("history.forward()")
+    frame.wait_for_url(match_url)
+    page.reload()
+    frame = opened(page)
+    assert frame.url == match_url
+    t = Table(frame, url + "app")
+    t.expect_turn("Hand 1 scored")
+    assert fetched(frame, match_url + "/record.txt") == record
+
+    # The browser closed, the site's server gone: the app opens again, with the match.
+    context.close()
+    httpd.shutdown()
+    context = phone(browser, profile)
+    page = context.pages[0]
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    context.set_offline(True)
+    page.goto(url)
+    frame = opened(page)
+    assert frame.url == match_url
+    assert page.evaluate("self.STARTED.download") < 1000  # nothing downloaded again
+    Table(frame, url + "app").expect_turn("Hand 1 scored")
+    assert fetched(frame, match_url + "/record.txt") == record
+    in_the_phone = {
+        "table": frame.locator("main").inner_text(),
+        "scores": scoreboard(frame),
+    }
+    context.close()
+
+    # The server app, given the same record, shows the same screens.
+    server_page = browser.new_page(viewport=PHONE)
+    server_url = Table(server_page, server).import_record(record)
+    on_the_server = {
+        "table": server_page.locator("main").inner_text(),
+        "scores": scoreboard(server_page.main_frame),
+    }
+    server_page.close()
+    assert in_the_phone["scores"] == on_the_server["scores"]
+    assert without_notices(in_the_phone["table"]) == without_notices(on_the_server["table"])
+    assert server_url != match_url
+    assert errors == []
+
+
+def scoreboard(frame: Frame) -> str:
+    frame.get_by_role("link", name="Scoreboard").first.click()
+    expect(frame.locator("ol.totals li").first).to_contain_text("Ann 256")
+    return frame.locator("main").inner_text()
+
+
+def without_notices(text: str) -> str:
+    """A table's text without the bar on top that says what this phone last saw (a line
+    it recorded, or the last line of a table it opens), and without blank lines."""
+    kept = [line for line in text.splitlines() if line.strip()]
+    return "\n".join(line for line in kept if not re.match(r"\s*(Recorded|Last):", line))
