@@ -275,3 +275,11 @@ class ImportForm(TranslatedForm):
     text = TextAreaField(
         lazy_gettext("Or paste the record"), validators=[Optional(), Length(max=1_000_000)]
     )
+
+
+class SendForm(TranslatedForm):
+    """The group a match is sent to (companion/views/sending.py): its editor link."""
+
+    link = StringField(
+        lazy_gettext("The group's editor link"), validators=[DataRequired(), Length(max=2000)]
+    )

@@ -2,7 +2,8 @@
 
 One call per use case, like the matches' Store (companion/store.py), which this uses for
 the matches themselves: create a group; add, rename, retire or bring back a roster
-player; start a match from the roster; move a match into a group; renew the links. Each
+player; start a match from the roster; move a match into a group; receive a record sent
+to the group's editor link (from the app in a phone); renew the links. Each
 returns what it made, or a `Refusal` with the sentence a person at the table reads. What
 the pages read is `GroupReads`' (companion/group_reads.py), which `Groups` extends.
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from flask import current_app
 from flask_babel import gettext as _
@@ -204,6 +206,33 @@ class Groups(GroupReads):
         audit("created", match.id, "editor", group=group.id, newcomers=len(newcomers))
         return match
 
+    def receive(self, token: str, text: str) -> Received | Refusal | None:
+        """A table record sent to the group whose editor link has `token`: imported as a
+        match (once: a record sent again with its key is the match it made) and moved
+        into the group; None when the link opens no group. No phone's roles are read
+        or given: whoever opens the link next gets them (companion/views/groups.py)."""
+        group = self.open_link(token, "editor")
+        if group is None:
+            return None
+        imported = self.store.import_record(text)  # ImportRefused: the page says why
+        match = imported.match
+        current = self.group_of(match.id)
+        if current is not None and current.id != group.id:
+            return Refusal(_("This match is in the group %(name)s already.", name=current.name))
+        if current is None:
+            # The link is the authority here, not the sender's cookies (a phone's browser
+            # sends none with a form posted from another site).
+            holder = Phone(
+                roles={match.id: ["editor", match.editor_token]},
+                groups={group.id: ["editor", group.editor_token]},
+            )
+            moved = self.move_in(match.id, group.id, holder)
+            if isinstance(moved, Refusal):
+                return moved
+            match = moved
+        audit("received", match.id, "editor", group=group.id, again=imported.again)
+        return Received(group, match, imported.again)
+
     def move_in(self, match_id: str, group_id: str, phone: Phone) -> Match | Refusal:
         """Put a match played outside any group into this group: each of its names is
         the roster player of that name (the engine's comparison: the match then takes
@@ -238,6 +267,16 @@ class Groups(GroupReads):
             return refused
         audit("moved-into-group", match.id, "editor", group=group.id)
         return self.store.match(match.id, phone)
+
+
+@dataclass(frozen=True)
+class Received:
+    """A record sent to a group: the match it is, in the group; `again` when the record
+    had been received before (sent twice, or again after its answer was lost)."""
+
+    group: Group
+    match: Match
+    again: bool
 
 
 def _new_name(typed: str, roster: Sequence[Member]) -> str | Refusal:

@@ -60,7 +60,7 @@ DEFAULTS = {
 # its endpoints.
 LIMITS = (
     ("RATELIMIT_NEW_MATCH", ("main.new_match",), "new matches"),
-    ("RATELIMIT_IMPORT", ("transfer.import_record",), "imports"),
+    ("RATELIMIT_IMPORT", ("transfer.import_record", "sending.receive"), "imports"),
     ("RATELIMIT_LAB", ("lab.start", "lab.again"), "lab runs"),
     (
         "RATELIMIT_WRITE",

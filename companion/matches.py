@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from companion.access import Kind
-from engine import Game, HouseRules, Legal, State, Step
+from engine import SOURCE_LANGUAGE, Game, HouseRules, Legal, State, Step, language, summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,3 +97,18 @@ class Table:
     def last_step(self) -> Step | None:
         """The log's last line (what undo takes back); None with no line yet."""
         return self.recent[-1] if self.version else None
+
+
+class Follows(TypedDict):
+    status: str
+    summary: str
+    names: str
+
+
+def row_follows(state: State) -> Follows:
+    """The match row's columns that follow its state: status, the summary for the home
+    page (stored, so in English: the database holds no translated sentence), and the
+    players' names as called now."""
+    with language(SOURCE_LANGUAGE):
+        said = summary(state)[:200]
+    return {"status": state.status, "summary": said, "names": ", ".join(state.players)}

@@ -36,6 +36,7 @@ def init_services(app: Flask) -> None:
             refresh_ms=milliseconds("TAP_REFRESH_MS", config.get("TAP_REFRESH_MS", REFRESH_MS)),
         ),
         max_lines=max_match_lines(config.get("MAX_MATCH_LINES", MAX_MATCH_LINES)),
+        keyed=bool(config.get("RECORD_KEYS")),  # the app in the phone (companion/standalone.py)
     )
     app.extensions["store"] = store
     # Each match's statistics, kept beside its game (companion/match_stats.py).

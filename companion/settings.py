@@ -14,6 +14,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.inputs import trusted_hosts
+from companion.paths import ROOT
 
 # gunicorn's threads per worker when GUNICORN_THREADS is unset (docs/OPERATIONS.md, "Slow
 # clients"), and so the connections each database engine of a worker keeps.
@@ -40,6 +41,8 @@ def configure(app: Flask, config: dict[str, Any] | None) -> Path:
         # The pages register the app's service worker (companion/views/pwa.py); not the
         # app in the phone, whose page has a worker of its own (companion/standalone.py).
         SERVICE_WORKER=True,
+        # The app in the phone this server hands out (`make standalone`; none: "").
+        STANDALONE_BUILD=str(ROOT / "build" / "standalone"),
     )
     # Settings from the environment: COMPANION_SESSION_COOKIE_SECURE=true, ...
     app.config.from_prefixed_env("COMPANION")

@@ -39,6 +39,11 @@ STANDALONE = {
     "SERVICE_WORKER": False,
     "FRAMED_BY_ITS_PAGE": True,
     "LAB_ENABLED": False,
+    "STANDALONE_BUILD": "",  # the phone hands out no app: a server does
+    # Its matches are sent to a server later ("Send to a server"): each has its record's
+    # key from the start, so sending one twice makes one match there.
+    "RECORD_KEYS": True,
+    "SEND_TO_SERVER": True,
 }
 
 

@@ -16,7 +16,7 @@ was written. The database is the truth: any number of processes can share it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypedDict
+from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import Connection, Engine
@@ -30,7 +30,7 @@ from companion.games import GameCache
 from companion.imports import RECORD_DIFFERS, Imported, ImportRefused, read_record
 from companion.lookalikes import LookAlikeNames, check_look_alikes
 from companion.match_reads import MatchReads
-from companion.matches import Match, Table
+from companion.matches import Match, Table, row_follows
 from companion.models import new_match_id, new_token, now
 from companion.outcomes import (
     AlreadyDone,
@@ -48,16 +48,12 @@ from companion.outcomes import (
 from companion.settings import MAX_MATCH_LINES
 from companion.taps import TapGuard
 from engine import (
-    SOURCE_LANGUAGE,
     EngineError,
     Game,
     HouseRules,
     IllegalActionError,
     RenameLine,
-    State,
     Step,
-    language,
-    summary,
 )
 
 # ---------------------------------------------------------------- the store
@@ -73,10 +69,12 @@ class Store(MatchReads):
         games: GameCache,
         taps: TapGuard,
         max_lines: int = MAX_MATCH_LINES,
+        keyed: bool = False,
     ) -> None:
         super().__init__(engines, games)
         self.taps = taps  # judges whether a form's screen could have been read
         self.max_lines = max_lines  # lines in a match's log, at most
+        self.keyed = keyed  # new matches get a record key: the app in the phone (sent later)
 
     # ------------------------------------------------------------ recording
 
@@ -132,7 +130,7 @@ class Store(MatchReads):
             key=key,
             phone=phone.id,
             now=now(),
-            **_summary(step.after),
+            **row_follows(step.after),
         )
         if row_id is None:
             return self._not_written(self.match(match_id, phone, "editor"), key)
@@ -171,7 +169,7 @@ class Store(MatchReads):
                 editor_token=match.editor_token,
                 key=key,
                 now=now(),
-                **_summary(step.before),
+                **row_follows(step.before),
             )
         if undone is None:
             return self._not_written(self.match(match_id, phone, "editor"), key)
@@ -230,7 +228,7 @@ class Store(MatchReads):
                             key=None,
                             phone=phone.id,
                             now=now(),
-                            **_summary(step.after),
+                            **row_follows(step.after),
                         )
                         if row_id is None:
                             raise statements.MovedMeanwhile()
@@ -271,8 +269,9 @@ class Store(MatchReads):
         """A new match; the engine checks the seating (raises EngineError). `also` writes
         more in the same transaction (a group's match: its group and seats)."""
         check_look_alikes(players)  # the app's rule on top of the engine's (an EngineError)
-        game = Game(players, dealer=dealer, rules=rules)
-        match = self._insert(game, game.players[game.state.dealer], rules, mode, [], also)
+        key = new_token() if self.keyed else None  # sent to a server later: one match there
+        game = Game(players, dealer=dealer, rules=rules, key=key)
+        match = self._insert(game, game.players[game.state.dealer], rules, mode, [], also, key)
         audit("created", match.id, "editor", players=len(game.players), mode=mode)
         return match
 
@@ -332,7 +331,7 @@ class Store(MatchReads):
             "editor_token": new_token(),
             "viewer_token": new_token(),
             "record_key": record_key,
-            **_summary(game.state),
+            **row_follows(game.state),
         }
         with self.engine.begin() as connection:
             last = statements.insert_match(connection, values, lines)
@@ -371,21 +370,6 @@ class Store(MatchReads):
         if why == "unchecked" and not table.match.made_on(version, last):
             return None
         return NotTaken(table, why)
-
-
-class _Follows(TypedDict):
-    status: str
-    summary: str
-    names: str
-
-
-def _summary(state: State) -> _Follows:
-    """The match row's columns that follow its state: status, the summary for the home
-    page (stored, so in English: the database holds no translated sentence), and the
-    players' names as called now."""
-    with language(SOURCE_LANGUAGE):
-        said = summary(state)[:200]
-    return {"status": state.status, "summary": said, "names": ", ".join(state.players)}
 
 
 def _fields(match: Match) -> dict[str, Any]:

@@ -89,6 +89,14 @@ def register(app: Flask) -> None:
     from companion.views import lab
 
     app.register_blueprint(lab.bp)
+    # The app in the phone, handed out: its build and its QR code (companion/views/phone.py).
+    from companion.views import phone
+
+    app.register_blueprint(phone.bp)
+    # Send to a server: the phone's end and the server's (companion/views/sending.py).
+    from companion.views import sending
+
+    app.register_blueprint(sending.bp)
 
     app.register_error_handler(NotAllowed, forbidden_page)
 

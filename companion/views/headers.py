@@ -7,20 +7,24 @@ from typing import Any
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors {framing}"
+    "object-src 'none'; base-uri 'self'; form-action {forms}; frame-ancestors {framing}"
 )
 
 HSTS = "max-age=31536000"  # a year, renewed by every answer; only with secure cookies
 
 
-def response_headers(config: Mapping[str, Any]) -> dict[str, str]:
+def response_headers(config: Mapping[str, Any], forms_to: str | None = None) -> dict[str, str]:
     """Everything comes from this server: no inline script, no framing, no sniffing; over
     HTTPS only (secure cookies), browsers never try plain HTTP again. The app in the
     phone (FRAMED_BY_ITS_PAGE, companion/standalone.py) is shown in a frame of its own
-    page, of the same origin, and of no other."""
+    page, of the same origin, and of no other. Its forms post to this server only, or
+    also to `forms_to` (an origin: the page that sends a record to another server)."""
     framed = bool(config.get("FRAMED_BY_ITS_PAGE"))
     headers = {
-        "Content-Security-Policy": CSP.format(framing="'self'" if framed else "'none'"),
+        "Content-Security-Policy": CSP.format(
+            framing="'self'" if framed else "'none'",
+            forms=f"'self' {forms_to}" if forms_to else "'self'",
+        ),
         "X-Content-Type-Options": "nosniff",
         "X-Frame-Options": "SAMEORIGIN" if framed else "DENY",
         "Referrer-Policy": "same-origin",

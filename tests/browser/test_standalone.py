@@ -37,13 +37,19 @@ class StaticFiles(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def site() -> Iterator[tuple[str, ThreadingHTTPServer]]:
-    """The built site at /standalone/ of a static server on loopback (built if missing:
-    `make test` builds it first); the server, to stop it."""
+@pytest.fixture(scope="module")
+def built() -> Path:
+    """The build (made if missing: `make test` makes it first)."""
     if not (BUILD / "build.js").exists():
         subprocess.run([sys.executable, "scripts/build_standalone.py"], cwd=ROOT, check=True)
-    handler = functools.partial(StaticFiles, directory=str(BUILD.parent))
+    return BUILD
+
+
+@pytest.fixture
+def site(built: Path) -> Iterator[tuple[str, ThreadingHTTPServer]]:
+    """The built site at /standalone/ of a static server on loopback; the server, to
+    stop it."""
+    handler = functools.partial(StaticFiles, directory=str(built.parent))
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/standalone/", httpd
@@ -136,11 +142,31 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
         "table": frame.locator("main").inner_text(),
         "scores": scoreboard(frame),
     }
+
+    # Back online: the match sent to a group on a server, by the group's editor link;
+    # sent twice (its answer lost, say), it is one match there.
+    server_page = browser.new_page(viewport=PHONE)
+    group_url = Table(server_page, server).new_group("Friday crew")
+    server_page.goto(group_url + "/share")
+    link = server_page.locator(".share a.link").first.get_attribute("href")
+    assert link is not None and "/gj/" in link
+    context.set_offline(False)
+    frame.goto(match_url + "/send")
+    frame.get_by_label("The group's editor link").fill(link)
+    frame.get_by_role("button", name="Next").click()
+    for said in ("Received: the match is in Friday crew now.", "This record was sent before"):
+        with context.expect_page() as new_tab:
+            frame.get_by_role("button", name="Send to the server").click()
+        expect(new_tab.value.locator(".alert").first).to_contain_text(said)
+        new_tab.value.close()
+    server_page.goto(group_url)
+    expect(server_page.locator("main")).to_contain_text("Ann")
     context.close()
 
-    # The server app, given the same record, shows the same screens.
-    server_page = browser.new_page(viewport=PHONE)
-    server_url = Table(server_page, server).import_record(record)
+    # The server app, given the same record, shows the same screens (without its key:
+    # a copy, not the match sent).
+    assert record.startswith("record: ")
+    server_url = Table(server_page, server).import_record(record.split("\n", 1)[1])
     on_the_server = {
         "table": server_page.locator("main").inner_text(),
         "scores": scoreboard(server_page.main_frame),
@@ -163,3 +189,23 @@ def without_notices(text: str) -> str:
     it recorded, or the last line of a table it opens), and without blank lines."""
     kept = [line for line in text.splitlines() if line.strip()]
     return "\n".join(line for line in kept if not re.match(r"\s*(Recorded|Last):", line))
+
+
+def test_the_server_hands_out_the_app_in_the_phone(
+    browser: Browser, built: Path, server: str
+) -> None:
+    # The same build, from the app server's own path (companion/views/phone.py): its
+    # page runs WebAssembly under the server's headers, and the app opens in it.
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + "/phone")
+    expect(page.locator(".qr svg")).to_be_visible()
+    page.get_by_role("link", name=server + "/standalone/").click()
+    frame = opened(page)
+    expect(frame.get_by_role("heading", name="Matches")).to_be_visible()
+    assert frame.url == server + "/standalone/app/"
+    context.close()
+    assert errors == []

@@ -6,6 +6,7 @@ matches outlast a restart."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from companion.standalone import Standalone, kept_cookies
@@ -15,7 +16,9 @@ from tests.standalone.scenario import SETTLE, play, record
 def test_a_hand_is_refereed_through_the_bridge(tmp_path: Path) -> None:
     played = play(Standalone(tmp_path, SETTLE))
     assert set(played["statuses"]) == {303}
-    assert played["record"].startswith("players: Ann, Bob, Cy\ndealer: Cy\nstart: R5\n")
+    key, rest = played["record"].split("\n", 1)
+    assert re.fullmatch(r"record: [\w-]{16,64}", key)  # sent to a server later: one match
+    assert rest.startswith("players: Ann, Bob, Cy\ndealer: Cy\nstart: R5\n")
     assert "Undone: Bob played Green 7" in played["text"]
 
 
