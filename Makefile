@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve test test-slow lint bench bench-web bench-instructions load clean chromium valgrind messages paper standalone
+.PHONY: run serve test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium valgrind messages paper standalone
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -58,19 +58,21 @@ lint: $(STAMP)
 # Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
 # (.ci/run starts a throwaway one), the database-backed suites again on it: every app
 # test but PG_SAME's, and the browser tests where the database is at work under the screen (several
-# phones on one table, an answer lost after the server recorded it, a whole hand, double
-# taps on cards and the two-phone refresh race); the other browser tests check the screen
-# itself, the same on either database.
-PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py tests/browser/test_hand.py \
+# phones on one table, an answer lost after the server recorded it, double taps on cards
+# and the two-phone refresh race); the other browser tests check the screen itself, the
+# same on either database (a whole hand by tapping among them: the app tests play whole
+# hands on PostgreSQL through the same routes).
+PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py \
 	tests/browser/test_double_taps.py::test_a_double_tap_on_a_card_records_one_play \
 	tests/browser/test_double_taps.py::test_the_two_phone_refresh_race_records_one_line_and_tells_the_second_phone
 # Not again on PostgreSQL: the app tests that check the source, the HTTP server, the
-# rules page, languages, icons, the manifest and link addresses, the same whatever the
+# rules page, languages, icons, the manifest and link addresses, the app in the phone
+# handed out, and the app started without a server's packages, the same whatever the
 # database (CI's time: the PostgreSQL pass is about a third of it); and the browser tests
 # on the phone's screen only (-k 'not desktop'): the database is the same under either.
 PG_SAME := test_rules_in_engine test_shape test_bounded test_server_shape test_hosts \
 	test_rules_page test_rules_contents test_installable test_public_url test_icons \
-	test_languages test_catalogs_once test_card_faces
+	test_languages test_catalogs_once test_card_faces test_phone test_without_a_server
 PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
 # The tests run in parallel, one worker per core (at most 4), a test file per worker at a
 # time (its module's servers stay its own); on PostgreSQL each worker has a database of
@@ -100,6 +102,13 @@ paper: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
+
+# The app in the phone in Chromium: a first visit's bytes, cold and warm starts, a play
+# against the server (bench/standalone.py; docs/PERFORMANCE.md). E.g. on a quarter of
+# the CPU: make bench-standalone BENCH_STANDALONE_ARGS="--slower 4" (root: a cgroup).
+BENCH_STANDALONE_ARGS ?=
+bench-standalone: $(STANDALONE) chromium
+	$(PY) bench/standalone.py $(BENCH_STANDALONE_ARGS)
 
 # The table's endpoints in-process: ratios to a bare endpoint and to another commit
 # (bench/web.py; docs/PERFORMANCE.md). E.g. make bench-web BENCH_WEB_ARGS="--against REF"

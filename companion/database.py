@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from companion.extensions import db, migrate
+from companion.extensions import db
 from companion.paths import MIGRATIONS
 
 
@@ -23,7 +23,19 @@ def init_database(app: Flask) -> None:
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
             event.listen(db.engine, "connect", _owner_only)
-    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    # `flask db` (Flask-Migrate): not even imported where there is no command line and
+    # nothing to migrate (the app in the phone: it and alembic cost a start about half a
+    # second there).
+    if app.config.get("DB_COMMANDS", True):
+        _migrations(app)
+
+
+def _migrations(app: Flask) -> None:
+    """Flask-Migrate bound to the app (once): `flask db`, and migrations/env.py's engine."""
+    if "migrate" not in app.extensions:
+        from flask_migrate import Migrate
+
+        Migrate(app, db, directory=str(MIGRATIONS))
 
 
 def _sqlite_pragmas(connection: Any, record: Any) -> None:
@@ -64,6 +76,7 @@ def upgrade_database(app: Flask, instance: Path) -> None:
     from alembic import command
     from alembic.config import Config
 
+    _migrations(app)
     with _exclusive(instance / "migrate.lock"), app.app_context():
         config = Config(str(MIGRATIONS / "alembic.ini"))  # as `flask db upgrade` makes it
         config.set_main_option("script_location", str(MIGRATIONS))

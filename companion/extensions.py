@@ -2,14 +2,12 @@
 
 from flask import Flask
 from flask_htmx import HTMX
-from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 
 from companion.settings import switched_on
 
 db = SQLAlchemy()  # the tables (models.py) and their engines; no ORM session in requests
-migrate = Migrate()
 csrf = CSRFProtect()
 htmx = HTMX()
 

@@ -14,6 +14,7 @@ reload and a restart, as a browser's cookie would.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ STANDALONE = {
     # key from the start, so sending one twice makes one match there.
     "RECORD_KEYS": True,
     "SEND_TO_SERVER": True,
+    "DB_COMMANDS": False,  # no command line: no `flask db`
 }
 
 
@@ -65,6 +67,10 @@ class Standalone:
         from companion import create_app
 
         self.root = root.rstrip("/")
+        # Migrated at the first start of each build only: the migrations' digest is
+        # kept beside the database (alembic and its scripts cost a start about a second).
+        stamp, migrations = folder / "migrated", migrations_digest()
+        current = stamp.exists() and stamp.read_text() == migrations
         folder.mkdir(parents=True, exist_ok=True)
         settings = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'companion.sqlite3'}"}
         # The instance folder (its secret key) is the same folder: read from the
@@ -72,12 +78,17 @@ class Standalone:
         before = os.environ.get("COMPANION_INSTANCE")
         os.environ["COMPANION_INSTANCE"] = str(folder)
         try:
-            self.app: Flask = create_app({**STANDALONE, **settings, **(config or {})})
+            given = {**STANDALONE, **settings, **(config or {})}
+            if current and (folder / "companion.sqlite3").exists():
+                given["AUTO_MIGRATE"] = False
+            self.app: Flask = create_app(given)
         finally:
             if before is None:
                 del os.environ["COMPANION_INSTANCE"]
             else:
                 os.environ["COMPANION_INSTANCE"] = before
+        if not current and self.app.config["AUTO_MIGRATE"]:
+            stamp.write_text(migrations)
         self.jar = folder / "cookies.json"
         self.cookies: dict[str, str] = json.loads(self.jar.read_text()) if self.jar.exists() else {}
 
@@ -128,6 +139,16 @@ class Standalone:
         if kept != self.cookies:
             self.cookies = kept
             self.jar.write_text(json.dumps(self.cookies))
+
+
+def migrations_digest() -> str:
+    """A digest of the migrations this build holds (a new build may hold more)."""
+    from companion.paths import MIGRATIONS
+
+    digest = hashlib.sha256()
+    for path in sorted(MIGRATIONS.rglob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def kept_cookies(cookies: dict[str, str], set_cookies: list[str]) -> dict[str, str]:

@@ -11,6 +11,7 @@
   var BUILD = self.BUILD; // build.js: this build's version and files
   var CACHE = "standalone-" + BUILD.version;
   var LAST = "nomercy.standalone.at"; // the app's page shown last, reopened at start
+  var SETTINGS = "nomercy.standalone.settings";
   var APP = new URL("app/", location.href);
 
   // ---- the few sentences of this page, in the app's languages
@@ -176,7 +177,11 @@
   function startPython() {
     say("python");
     return new Promise(function (resolve, reject) {
-      var worker = new Worker("worker.js", { type: "module" });
+      // The tap guard's timings for this browser only, if set (the tests' quicker taps:
+      // tests/browser/test_standalone.py); the worker takes no other setting.
+      var settings = "{}";
+      try { settings = localStorage.getItem(SETTINGS) || "{}"; } catch (e) { /* none */ }
+      var worker = new Worker("worker.js?settings=" + encodeURIComponent(settings), { type: "module" });
       worker.onmessage = function (event) {
         if (event.data.type === "ready") {
           // How long each step took (read by the tests and the measurements).

@@ -6,6 +6,11 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const here = new URL(".", self.location.href);
+// The only settings a page may give the app: the tap guard's timings (shell.js).
+const GIVEN = JSON.parse(new URL(self.location.href).searchParams.get("settings") || "{}");
+const SETTINGS = Object.fromEntries(
+  ["TAP_SETTLE_MS", "TAP_REFRESH_MS"].filter((k) => k in GIVEN).map((k) => [k, String(GIVEN[k])]),
+);
 const FOLDER = "/data"; // IndexedDB's copy; the app's files in FOLDER/phone
 
 function sync(py, fromStorage) {
@@ -27,24 +32,40 @@ async function start() {
     fetched("python/site.zip"),
     fetched("python/app.zip"),
   ]);
-  const runtime = performance.now() - started;
+  const steps = { runtime: performance.now() - started };
+  let last = performance.now();
+  const step = (name) => {
+    steps[name] = performance.now() - last;
+    last = performance.now();
+  };
   py.unpackArchive(site, "zip", { extractDir: py.runPython("import site; site.getsitepackages()[0]") });
   py.FS.mkdirTree("/app");
   py.unpackArchive(app, "zip", { extractDir: "/app" });
+  step("unpacked");
   py.FS.mkdirTree(FOLDER);
   py.FS.mount(py.FS.filesystems.IDBFS, {}, FOLDER);
   await sync(py, true);
+  step("storage");
   py.globals.set("FOLDER", FOLDER + "/phone");
   py.globals.set("ROOT", new URL("app", here).pathname);
+  py.globals.set("SETTINGS", JSON.stringify(SETTINGS));
   py.runPython(`
 import sys
 from pathlib import Path
 sys.path.insert(0, "/app")
-from companion.standalone import Standalone
-phone = Standalone(Path(FOLDER), root=ROOT)
+import companion.standalone, flask_sqlalchemy, flask_wtf, flask_babel
 `);
+  step("imported");
+  py.runPython(`
+import json
+from companion.standalone import Standalone
+phone = Standalone(Path(FOLDER), json.loads(SETTINGS), root=ROOT)
+`);
+  step("created");
   await sync(py, false); // the database made or migrated at start
-  return { py, phone: py.globals.get("phone"), timings: { runtime, app: performance.now() - started - runtime } };
+  step("kept");
+  const timings = { ...steps, app: performance.now() - started - steps.runtime };
+  return { py, phone: py.globals.get("phone"), timings };
 }
 
 function failure(error) {

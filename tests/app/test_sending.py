@@ -8,15 +8,17 @@ browser on to the group's link, which opens the match with its roles."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
+from companion.standalone import Standalone
 from companion.views.sending import GroupLink, group_link
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Page, Tabletop
+from tests.standalone.scenario import SETTLE
 
-PHONE = {"SEND_TO_SERVER": True, "RECORD_KEYS": True}  # as companion/standalone.py sets
 EN = {"Accept-Language": "en"}
 
 
@@ -28,7 +30,10 @@ def editor_link(server: Tabletop, group_id: str) -> str:
     return found.group(1)
 
 
-def played_in_the_phone(phone_app: Flask) -> tuple[Tabletop, str]:
+def played_in_the_phone(folder: Path) -> tuple[Tabletop, str]:
+    """A match made in the app in the phone (its own SQLite database in `folder`, on
+    either database's pass: the phone has no other)."""
+    phone_app = Standalone(folder, SETTLE).app
     phone = Tabletop(phone_app, phone_app.test_client())
     match_id = phone.create(("Ann", "Bob", "Cy"))
     return phone, match_id
@@ -58,8 +63,8 @@ def test_a_group_link_is_read_wherever_the_server_has_the_app() -> None:
         assert group_link(not_one) is None, not_one
 
 
-def test_the_phone_sends_the_record_with_its_key_to_the_link_s_server(app_with: Any) -> None:
-    phone, match_id = played_in_the_phone(app_with(**PHONE))
+def test_the_phone_sends_the_record_with_its_key_to_the_link_s_server(tmp_path: Path) -> None:
+    phone, match_id = played_in_the_phone(tmp_path / "phone")
     table = phone.table(match_id)
     assert f'href="/m/{match_id}/send"' in table.html  # in the More menu
     page = send_form(phone, match_id, "https://uno.example.org/gj/abcdefgh1234")
@@ -76,8 +81,8 @@ def test_the_phone_sends_the_record_with_its_key_to_the_link_s_server(app_with: 
     assert 'value="https://uno.example.org/gj/abcdefgh1234"' in again.html
 
 
-def test_a_link_that_is_not_a_group_s_is_refused_with_what_to_copy(app_with: Any) -> None:
-    phone, match_id = played_in_the_phone(app_with(**PHONE))
+def test_a_link_that_is_not_a_group_s_is_refused_with_what_to_copy(tmp_path: Path) -> None:
+    phone, match_id = played_in_the_phone(tmp_path / "phone")
     page = send_form(phone, match_id, "https://uno.example.org/g/abcdefgh1234")
     assert page.status == 422
     assert "That is not a group's editor link" in page.text
@@ -91,11 +96,11 @@ def test_only_the_app_in_the_phone_sends(client: Any, app: Flask) -> None:
     assert server.get(f"/m/{match_id}/send").status == 404
 
 
-def test_the_server_receives_a_record_into_the_group_once(app: Flask, app_with: Any) -> None:
+def test_the_server_receives_a_record_into_the_group_once(app: Flask, tmp_path: Path) -> None:
     server = Tabletop(app, app.test_client())
     group_id = Crew(server).create("Friday crew")
     link = editor_link(server, group_id)
-    phone, match_id = played_in_the_phone(app_with(**PHONE))
+    phone, match_id = played_in_the_phone(tmp_path / "phone")
     (form,) = send_form(phone, match_id, link).forms("/records")
 
     # Posted by the phone's browser: none of its cookies for the server go with it, and
@@ -120,7 +125,7 @@ def test_the_server_receives_a_record_into_the_group_once(app: Flask, app_with: 
     assert "This record was sent before: here is the match it made, in Friday crew." in page.text
 
 
-def test_what_the_server_refuses_it_says(app: Flask, app_with: Any) -> None:
+def test_what_the_server_refuses_it_says(app: Flask) -> None:
     server = Tabletop(app, app.test_client())
     group_id = Crew(server).create("Friday crew")
     token = editor_link(server, group_id).rsplit("/", 1)[1]

@@ -200,3 +200,16 @@ def shot(page: Page, name: str, viewport: str) -> None:
         expect(page.locator("#table.settling, #table.sending")).to_have_count(0)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{viewport}-{name}.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- the app in the phone
+
+STANDALONE_BUILD = ROOT / "build" / "standalone"
+
+
+@pytest.fixture(scope="session")
+def built() -> Path:
+    """The build (made if missing: `make test` makes it first)."""
+    if not (STANDALONE_BUILD / "build.js").exists():
+        subprocess.run([sys.executable, "scripts/build_standalone.py"], cwd=ROOT, check=True)
+    return STANDALONE_BUILD

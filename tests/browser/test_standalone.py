@@ -7,9 +7,8 @@ the same screens as the server app given the same record."""
 from __future__ import annotations
 
 import functools
+import json
 import re
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -17,17 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Frame, expect
 
 from engine.tools.cli import check_text
 
-from .conftest import CHROMIUM_FLAGS, PHONE, chromium_path, shot
+from .conftest import CHROMIUM_FLAGS, PHONE, QUICK_TAPS, chromium_path, shot
 from .hand import play_the_hand
+from .phone_app import opened
 from .table import Table
 
-ROOT = Path(__file__).resolve().parents[2]
-BUILD = ROOT / "build" / "standalone"
-START_SECONDS = 120  # a first start on a loaded machine: download, Python, the app
+QUICK = json.dumps({key.removeprefix("COMPANION_"): value for key, value in QUICK_TAPS.items()})
 
 
 class StaticFiles(SimpleHTTPRequestHandler):
@@ -35,14 +33,6 @@ class StaticFiles(SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
-
-
-@pytest.fixture(scope="module")
-def built() -> Path:
-    """The build (made if missing: `make test` makes it first)."""
-    if not (BUILD / "build.js").exists():
-        subprocess.run([sys.executable, "scripts/build_standalone.py"], cwd=ROOT, check=True)
-    return BUILD
 
 
 @pytest.fixture
@@ -68,17 +58,10 @@ def phone(browser: Browser, profile: Path) -> BrowserContext:
         has_touch=True,
     )
     context.set_default_timeout(20_000)
+    # The tap guard's quicker timings, as the other browser tests have (conftest.py),
+    # set before the page starts the app (shell.js hands them to its worker).
+    context.add_init_script(f"localStorage.setItem('nomercy.standalone.settings', {QUICK!r})")
     return context
-
-
-def opened(page: Page) -> Frame:
-    """The app's frame, once the app has started and shows a page."""
-    expect(page.locator("#app")).to_be_visible(timeout=START_SECONDS * 1000)
-    handle = page.locator("#app").element_handle()
-    frame = handle.content_frame() if handle else None
-    assert frame is not None
-    frame.wait_for_selector("main")
-    return frame
 
 
 def fetched(frame: Frame, url: str) -> str:
@@ -189,23 +172,3 @@ def without_notices(text: str) -> str:
     it recorded, or the last line of a table it opens), and without blank lines."""
     kept = [line for line in text.splitlines() if line.strip()]
     return "\n".join(line for line in kept if not re.match(r"\s*(Recorded|Last):", line))
-
-
-def test_the_server_hands_out_the_app_in_the_phone(
-    browser: Browser, built: Path, server: str
-) -> None:
-    # The same build, from the app server's own path (companion/views/phone.py): its
-    # page runs WebAssembly under the server's headers, and the app opens in it.
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server + "/phone")
-    expect(page.locator(".qr svg")).to_be_visible()
-    page.get_by_role("link", name=server + "/standalone/").click()
-    frame = opened(page)
-    expect(frame.get_by_role("heading", name="Matches")).to_be_visible()
-    assert frame.url == server + "/standalone/app/"
-    context.close()
-    assert errors == []

@@ -86,3 +86,14 @@ def test_the_lab_says_it_needs_a_server(tmp_path: Path) -> None:
         page = phone.answer("GET", url, [("Accept-Language", "en")])
         assert page.status == 200
         assert "runs only where the app has a server" in page.body.decode()
+
+
+def test_a_build_migrates_the_phone_s_database_at_its_first_start_only(tmp_path: Path) -> None:
+    # Alembic and the migrations' scripts cost the phone about a second at each start.
+    first = Standalone(tmp_path, SETTLE)
+    assert first.app.config["AUTO_MIGRATE"] and (tmp_path / "migrated").exists()
+    again = Standalone(tmp_path, SETTLE)
+    assert not again.app.config["AUTO_MIGRATE"]
+    assert "migrate" not in again.app.extensions  # Flask-Migrate not even bound
+    (tmp_path / "migrated").write_text("a build with other migrations")
+    assert Standalone(tmp_path, SETTLE).app.config["AUTO_MIGRATE"]  # a new build's start

@@ -1,0 +1,203 @@
+"""The app in the phone (`make standalone`, issue 28), measured in Chromium.
+
+    .venv/bin/python bench/standalone.py [--slower 4] [--plays 5]
+
+(`make bench-standalone`.) It prints, from one run:
+
+- what a first visit downloads: each part of the build raw and gzipped (as a host that
+  compresses its answers sends it; the zips are compressed already);
+- a cold start (a fresh browser profile: the download from a static server on loopback,
+  Pyodide, the app) and a warm start (the same profile reloaded: everything from the
+  service worker's cache), each until the app's first page is shown, with the page's
+  own timings (self.STARTED, standalone/site/shell.js);
+- a recorded play: a tap on a card until the table shows the new line, in the app in
+  the phone and, for comparison, on the app server (`python -m companion`) in the same
+  browser, median and max of --plays taps.
+
+With --slower N the browser runs on 1/N of this machine's CPU time (a cgroup's CPU quota:
+all its cores' time divided by N; root and cgroups needed). Chromium's own CPU throttling
+(DevTools) slows a page's main thread but not its workers, where the app's Python runs:
+it refuses ("only supported for pages, not workers"), so it would measure nothing here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build" / "standalone"
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import Frame, Page, sync_playwright  # noqa: E402
+
+from tests.browser.conftest import CHROMIUM_FLAGS, PHONE, chromium_path, free_port  # noqa: E402
+
+PARTS = (  # the build's parts, by the path of their files
+    ("Pyodide's runtime", ("pyodide/",)),
+    ("the packages (site.zip)", ("python/site.zip",)),
+    ("the project (app.zip)", ("python/app.zip",)),
+    ("the page, its worker, icons, static files", ("",)),
+)
+NUMBER_CARD = re.compile(r"(Red|Yellow|Green|Blue) [1-689]")  # plays at once (0 and 7 ask)
+
+
+def download_sizes() -> list[tuple[str, int, int]]:
+    """(part, raw bytes, gzip bytes) of what a first visit downloads (build.js lists it)."""
+    listed = json.loads((BUILD / "build.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
+    sizes = {name: [0, 0] for name, _ in PARTS}
+    for path, _size in listed["files"]:
+        data = (BUILD / path).read_bytes()
+        part = next(name for name, starts in PARTS if path.startswith(starts))
+        sizes[part][0] += len(data)
+        sizes[part][1] += len(gzip.compress(data, 6))
+    return [(name, raw, packed) for name, (raw, packed) in sizes.items()]
+
+
+@contextmanager
+def serving(command: list[str], url: str) -> Iterator[str]:
+    """A server process (outside any CPU quota: it stands for the network)."""
+    server = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url, timeout=2).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{command} did not start") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def slow_down(factor: int) -> str:
+    """This process (and the browser it starts) on 1/factor of the machine's CPU time."""
+    cores = os.cpu_count() or 1
+    v1 = Path("/sys/fs/cgroup/cpu")
+    if (v1 / "cpu.cfs_quota_us").exists():
+        group = v1 / "bench-standalone"
+        group.mkdir(exist_ok=True)
+        (group / "cpu.cfs_period_us").write_text("100000")
+        (group / "cpu.cfs_quota_us").write_text(str(100000 * cores // factor))
+    else:
+        group = Path("/sys/fs/cgroup/bench-standalone")
+        group.mkdir(exist_ok=True)
+        (group / "cpu.max").write_text(f"{100000 * cores // factor} 100000")
+    (group / "cgroup.procs").write_text(str(os.getpid()))
+    return f"{cores} cores' time / {factor} (cgroup {group})"
+
+
+def app_frame(page: Page) -> Frame:
+    page.locator("#app").wait_for(state="visible", timeout=600_000)
+    handle = page.locator("#app").element_handle()
+    frame = handle.content_frame() if handle else None
+    assert frame is not None
+    frame.wait_for_selector("main", state="attached", timeout=120_000)
+    return frame
+
+
+def start(page: Page, url: str) -> dict[str, float]:
+    began = time.perf_counter()
+    page.goto(url, timeout=600_000)
+    app_frame(page)
+    shown = time.perf_counter() - began
+    started: dict[str, float] = page.evaluate("self.STARTED")
+    return {"shown": shown * 1000, **started}
+
+
+def plays(frame: Frame | Page, base: str, count: int) -> list[float]:
+    """Milliseconds from a tap on a number card to the table showing the new line."""
+    frame.goto(base + "/new")
+    for i, name in enumerate(("Ann", "Bob", "Cy")):
+        frame.fill(f"#players-{i}", name)
+    frame.get_by_role("button", name="Start the match").click()
+    frame.wait_for_selector("#table")
+    frame.locator('[aria-label^="Start with"]').first.click()
+    taken = []
+    for _ in range(count + 1):
+        # As a person taps: the table read first (the tap guard takes no tap on a
+        # screen shown a moment ago: companion/taps.py).
+        time.sleep(1.5)
+        version = frame.locator("#table").get_attribute("data-version")
+        keys = frame.locator(".keyboard [aria-label]").all()
+        card = next(k for k in keys if NUMBER_CARD.fullmatch(k.get_attribute("aria-label") or ""))
+        began = time.perf_counter()
+        card.click()
+        frame.wait_for_function(
+            "v => document.querySelector('#table').dataset.version !== v", arg=version
+        )
+        taken.append((time.perf_counter() - began) * 1000)
+    return taken[1:]  # the first tap warms the keyboard's cache
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.0f} ms (max {max(values):.0f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--slower", type=int, default=1, help="CPU time divided by this")
+    parser.add_argument("--plays", type=int, default=5)
+    args = parser.parse_args()
+    if not (BUILD / "build.js").exists():
+        sys.exit("bench/standalone.py: no build: run make standalone first")
+
+    print("What a first visit downloads (bytes):")
+    total = [0, 0]
+    for name, raw, packed in download_sizes():
+        print(f"  {name:44} {raw / 1e6:5.2f} MB raw  {packed / 1e6:5.2f} MB gzip")
+        total = [total[0] + raw, total[1] + packed]
+    print(f"  {'in all':44} {total[0] / 1e6:5.2f} MB raw  {total[1] / 1e6:5.2f} MB gzip")
+
+    static_port, app_port = free_port(), free_port()
+    static = [sys.executable, "-m", "http.server", "-b", "127.0.0.1", str(static_port)]
+    static += ["-d", str(BUILD.parent)]
+    env_instance = tempfile.mkdtemp()
+    app = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(app_port)]
+    os.environ["COMPANION_INSTANCE"] = env_instance
+    os.environ["COMPANION_RATELIMIT_ENABLED"] = "false"
+    site = f"http://127.0.0.1:{static_port}/standalone/"
+    server = f"http://127.0.0.1:{app_port}"
+    with serving(static, site), serving(app, server + "/"):
+        if args.slower > 1:
+            print(f"CPU: {slow_down(args.slower)}")
+        with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+            browser = p.chromium.launch_persistent_context(
+                profile, executable_path=chromium_path(), args=CHROMIUM_FLAGS, viewport=PHONE
+            )
+            page = browser.pages[0]
+            cold = start(page, site)
+            warm = start(page, site)
+            phone_plays = plays(app_frame(page), site + "app", args.plays)
+            server_page = browser.new_page()
+            server_plays = plays(server_page, server, args.plays)
+            browser.close()
+    for name, figures in (("cold start", cold), ("warm start", warm)):
+        said = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in figures.items())
+        print(f"{name}: {said}")
+    print(
+        f"a recorded play, tap to table: in the phone {spread(phone_plays)}, "
+        f"on the server {spread(server_plays)}"
+    )
+
+
+if __name__ == "__main__":
+    main()
