@@ -76,8 +76,10 @@ PG_SAME := test_rules_in_engine test_shape test_bounded test_server_shape test_h
 PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
 # The tests run in parallel, one worker per core (at most 4), a test file per worker at a
 # time (its module's servers stay its own); on PostgreSQL each worker has a database of
-# its own (tests/databases.py).
-PARALLEL := -n auto --maxprocesses 4 --dist loadfile
+# its own (tests/databases.py). The files in the order collected: the slowest first
+# (tests/conftest.py), not xdist's own order (the most tests first, which handed a file of
+# one minute-long test out last).
+PARALLEL := -n auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder
 # The lint and the standalone build (each mostly one core's work) side by side.
 test: $(HTMX) chromium
 	@$(MAKE) --no-print-directory -j2 lint $(STANDALONE)

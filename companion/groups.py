@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
 
 from companion import group_statements
 from companion.access import Phone
@@ -226,7 +227,12 @@ class Groups(GroupReads):
                 roles={match.id: ["editor", match.editor_token]},
                 groups={group.id: ["editor", group.editor_token]},
             )
-            moved = self.move_in(match.id, group.id, holder)
+            try:
+                moved = self.move_in(match.id, group.id, holder)
+            except IntegrityError:  # the same record, moved in by a send at the same moment
+                if (placed := self.group_of(match.id)) is None or placed.id != group.id:
+                    raise
+                return Received(group, match, again=True)
             if isinstance(moved, Refusal):
                 return moved
             match = moved

@@ -177,6 +177,13 @@ def site(out: Path) -> None:
         "version": digest.hexdigest()[:16],
         "files": [[f.relative_to(out).as_posix(), f.stat().st_size] for f in files],
     }
+    # The version in the service worker's own text too: a browser that checks only the
+    # worker's file for changes (not the build.js it imports) still sees a new build.
+    worker = out / "sw.js"
+    worker.write_text(worker.read_text() + f"// This build: {build['version']}\n")
+    for entry in build["files"]:  # type: ignore[union-attr]
+        if entry[0] == "sw.js":
+            entry[1] = worker.stat().st_size
     # build.js is one of the files too: listed with its own size, once that is settled.
     files_listed: list[list[object]] = build["files"]  # type: ignore[assignment]
     files_listed.append(["build.js", 0])

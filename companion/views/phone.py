@@ -66,7 +66,8 @@ def file(name: str) -> Response:
     if found is None or not Path(found).is_file():
         if name.startswith("app/"):
             # A page of the app in a phone that has not kept it: its page opens it there.
-            return redirect(url_for("phone.site", open=request.path), code=303)
+            asked = request.script_root + request.full_path.rstrip("?")
+            return redirect(url_for("phone.site", open=asked), code=303)
         abort(404)
     # Checked again on every visit (a 304 when unchanged): a new build is seen at once.
     sent = send_from_directory(folder, name, max_age=0)

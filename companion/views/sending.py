@@ -41,7 +41,7 @@ from companion.store import current_store
 from companion.views.errors import error_page
 from companion.views.headers import response_headers
 from companion.views.respond import form_problems
-from companion.views.share import GROUPS
+from companion.views.share import GROUPS, no_store
 from companion.views.transfer import MAX_RECORD_BYTES
 
 bp = Blueprint("sending", __name__)
@@ -50,6 +50,7 @@ bp = Blueprint("sending", __name__)
 # server has the app.
 GROUP_LINK = re.compile(r"(?P<root>.*)/gj/(?P<token>[A-Za-z0-9_-]{8,64})/?")
 SENT_TO = "send_to"  # the session's last group link, offered again
+HOST = re.compile(r"[A-Za-z0-9.-]+|[0-9A-Fa-f:.]+")  # a name, an IPv4 or an IPv6 address
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,23 @@ def group_link(typed: str) -> GroupLink | None:
     """The group's editor link in what was typed or pasted, if it is one."""
     parts = urlsplit(typed.strip())
     found = GROUP_LINK.fullmatch(parts.path)
-    if parts.scheme not in ("http", "https") or not parts.hostname or found is None:
+    try:
+        port = parts.port  # a ValueError when it is not a port
+    except ValueError:
         return None
-    return GroupLink(f"{parts.scheme}://{parts.netloc}", found["root"], found["token"])
+    host = parts.hostname or ""
+    if (
+        parts.scheme not in ("http", "https")
+        or found is None
+        or parts.username is not None
+        or parts.password is not None
+        or not HOST.fullmatch(host)
+    ):
+        return None
+    # Made again from its checked parts (it goes into the page's form-action policy).
+    where = f"[{host}]" if ":" in host else host
+    origin = f"{parts.scheme}://{where}" + (f":{port}" if port is not None else "")
+    return GroupLink(origin, found["root"], found["token"])
 
 
 # ---------------------------------------------------------------- the phone's end
@@ -133,6 +148,7 @@ def receive(token: str) -> Response | tuple[str, int]:
 
 
 @bp.get("/gj/<token>/received/<match_id>")
+@no_store
 def received(token: str, match_id: str) -> Response:
     """The browser that sent a record, sent on: the group's link opened (its roles given,
     with this browser's own cookies) and the match shown, with what happened."""

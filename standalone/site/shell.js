@@ -153,7 +153,22 @@
       return new Promise(function (resolve) {
         navigator.serviceWorker.addEventListener("controllerchange", function () { resolve(true); });
         registration.waiting.postMessage("take-over");
+        // A newer version may replace the waiting one meanwhile: start again anyway.
+        setTimeout(function () { resolve(true); }, 5000);
       });
+    });
+  }
+
+  function staleVersion() {
+    // Once only: a cache the browser emptied itself is downloaded again, not reloaded.
+    var once = "nomercy.standalone.reloaded";
+    if (!navigator.serviceWorker.controller || sessionStorage.getItem(once)) {
+      sessionStorage.removeItem(once);
+      return Promise.resolve(false);
+    }
+    return caches.has(CACHE).then(function (kept) {
+      if (!kept) { sessionStorage.setItem(once, "1"); }
+      return !kept;
     });
   }
 
@@ -234,6 +249,11 @@
   function run() {
     return takeWaitingVersion().then(function (taken) {
       if (taken) { location.reload(); return new Promise(function () {}); }
+      return staleVersion();
+    }).then(function (stale) {
+      // Another tab took a new version while this page waited for it to close: this
+      // page's version is gone, and a reload opens the new one (with no download).
+      if (stale) { location.reload(); return new Promise(function () {}); }
       var started = performance.now();
       return download().then(function () { downloadTime.download = performance.now() - started; });
     }).catch(function (error) {
@@ -241,7 +261,8 @@
         { why: String(error.message || error) });
       throw error;
     }).then(function () {
-      return navigator.serviceWorker.register("sw.js");
+      // Checked with the host on each start, build.js included (never from the HTTP cache).
+      return navigator.serviceWorker.register("sw.js", { updateViaCache: "none" });
     }).then(function (registration) {
       announceUpdates(registration);
       if (navigator.storage && navigator.storage.persist) { navigator.storage.persist(); }

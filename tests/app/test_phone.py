@@ -45,7 +45,10 @@ def test_an_app_page_asked_of_the_server_opens_in_the_app_s_page(
     client = app_with(STANDALONE_BUILD=str(build)).test_client()
     answer = client.get("/standalone/app/m/abc?v=2")
     assert answer.status_code == 303
-    assert answer.headers["Location"] == "/standalone/?open=/standalone/app/m/abc"
+    assert answer.headers["Location"] == "/standalone/?open=/standalone/app/m/abc?v%3D2"
+    # Under a path of its own (behind a proxy): the app's page opens it there too.
+    behind = client.get("/standalone/app/m/abc", environ_overrides={"SCRIPT_NAME": "/uno"})
+    assert behind.headers["Location"] == "/uno/standalone/?open=/uno/standalone/app/m/abc"
 
 
 def test_nothing_outside_the_build_is_served(app_with: Any, build: Path) -> None:

@@ -52,7 +52,13 @@ def test_a_group_link_is_read_wherever_the_server_has_the_app() -> None:
     found = group_link("http://192.168.1.20:5000/nomercy/gj/abcdefgh/")
     assert found is not None
     assert found.records == "http://192.168.1.20:5000/nomercy/gj/abcdefgh/records"
+    assert group_link("http://[::1]:5000/gj/abcdefgh") == GroupLink(
+        "http://[::1]:5000", "", "abcdefgh"
+    )
     for not_one in (
+        "https://a;frame-ancestors *;b/gj/abcdefgh",  # would write into the page's policy
+        "https://someone:secret@uno.example.org/gj/abcdefgh",
+        "https://uno.example.org:99999/gj/abcdefgh",
         "https://uno.example.org/g/abcdefgh",  # the group's page, not its link
         "https://uno.example.org/j/abcdefgh",  # a match's link
         "ftp://uno.example.org/gj/abcdefgh",

@@ -6,62 +6,28 @@ the same screens as the server app given the same record."""
 
 from __future__ import annotations
 
-import functools
-import json
 import re
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Frame, expect
+from playwright.sync_api import Browser, Frame, expect
 
 from engine.tools.cli import check_text
 
-from .conftest import CHROMIUM_FLAGS, PHONE, QUICK_TAPS, chromium_path, shot
+from .conftest import PHONE, shot
 from .hand import play_the_hand
-from .phone_app import opened
+from .phone_app import opened, phone, static_site
 from .table import Table
-
-QUICK = json.dumps({key.removeprefix("COMPANION_"): value for key, value in QUICK_TAPS.items()})
-
-
-class StaticFiles(SimpleHTTPRequestHandler):
-    """A static file server, as any host of the built site would be."""
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture
 def site(built: Path) -> Iterator[tuple[str, ThreadingHTTPServer]]:
     """The built site at /standalone/ of a static server on loopback; the server, to
     stop it."""
-    handler = functools.partial(StaticFiles, directory=str(built.parent))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/standalone/", httpd
-    httpd.shutdown()
-    httpd.server_close()
-
-
-def phone(browser: Browser, profile: Path) -> BrowserContext:
-    """Chromium with a profile kept in `profile` (its storage outlives the browser)."""
-    context = browser.browser_type.launch_persistent_context(
-        profile,
-        executable_path=chromium_path(),
-        args=CHROMIUM_FLAGS,
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-    )
-    context.set_default_timeout(20_000)
-    # The tap guard's quicker timings, as the other browser tests have (conftest.py),
-    # set before the page starts the app (shell.js hands them to its worker).
-    context.add_init_script(f"localStorage.setItem('nomercy.standalone.settings', {QUICK!r})")
-    return context
+    with static_site(built.parent) as (url, httpd):
+        yield url, httpd
 
 
 def fetched(frame: Frame, url: str) -> str:
