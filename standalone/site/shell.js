@@ -150,6 +150,9 @@
   function takeWaitingVersion() {
     return navigator.serviceWorker.getRegistration().then(function (registration) {
       if (!registration || !registration.waiting || !navigator.serviceWorker.controller) { return false; }
+      // Offline, the version this phone has starts: taking the new one can stall there
+      // (a request of the old worker's left pending holds it back). Taken when online.
+      if (navigator.onLine === false) { return false; }
       return new Promise(function (resolve) {
         navigator.serviceWorker.addEventListener("controllerchange", function () { resolve(true); });
         registration.waiting.postMessage("take-over");

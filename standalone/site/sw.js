@@ -97,9 +97,17 @@ function toApp(request) {
 function ask(client, request) {
   return new Promise(function (resolve) {
     var channel = new MessageChannel();
-    channel.port1.onmessage = function (event) { resolve(event.data); };
+    var started = Date.now();
+    // A page that closed (or reloaded) while the app answered never will: no answer,
+    // at once (an event left pending would also hold a new version back from starting).
+    var watch = setInterval(function () {
+      self.clients.get(client.id).then(function (still) {
+        if (!still || Date.now() - started > WAIT_SECONDS * 1000) { done(null); }
+      });
+    }, 500);
+    function done(answer) { clearInterval(watch); resolve(answer); }
+    channel.port1.onmessage = function (event) { done(event.data); };
     client.postMessage({ type: "request", request: request }, [channel.port2]);
-    setTimeout(function () { resolve(null); }, WAIT_SECONDS * 1000);
   });
 }
 
