@@ -112,7 +112,7 @@ function ask(client, request) {
 }
 
 function firstAnswer(asked) {
-  // The page that runs the app answers; one that doesn't (another tab waiting) never does.
+  // The page that runs the app answers; another (a tab waiting its turn) says so at once.
   if (!asked.length) { return Promise.resolve(null); }
   return new Promise(function (resolve) {
     var left = asked.length;
