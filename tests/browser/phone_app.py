@@ -67,3 +67,9 @@ def opened(page: Page) -> Frame:
     assert frame is not None
     frame.wait_for_selector("main")
     return frame
+
+
+def fetched(frame: Frame, url: str) -> str:
+    """A page of the app as the frame asks for it (through the service worker)."""
+    text: str = frame.evaluate("url => fetch(url).then(answer => answer.text())", url)
+    return text

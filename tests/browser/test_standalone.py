@@ -18,7 +18,7 @@ from engine.tools.cli import check_text
 
 from .conftest import PHONE, shot
 from .hand import play_the_hand
-from .phone_app import opened, phone, static_site
+from .phone_app import fetched, opened, phone, static_site
 from .table import Table
 
 
@@ -28,12 +28,6 @@ def site(built: Path) -> Iterator[tuple[str, ThreadingHTTPServer]]:
     stop it."""
     with static_site(built.parent) as (url, httpd):
         yield url, httpd
-
-
-def fetched(frame: Frame, url: str) -> str:
-    """A page of the app as the frame asks for it (through the service worker)."""
-    text: str = frame.evaluate("url => fetch(url).then(answer => answer.text())", url)
-    return text
 
 
 def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from .phone_app import opened, phone, static_site
+from .phone_app import fetched, opened, phone, static_site
 from .table import Table
 
 
@@ -50,5 +50,5 @@ def test_a_new_version_is_announced_then_taken_at_the_next_start(
         assert page.evaluate("self.BUILD.version") == "a-new-version"
         assert frame.url == match_url
         expect(frame.locator(".recorded, .last-plays").first).to_be_visible()
-        record = frame.evaluate("u => fetch(u).then(a => a.text())", match_url + "/record.txt")
+        record = fetched(frame, match_url + "/record.txt")
         assert record.rstrip().endswith(": R6")
