@@ -22,7 +22,7 @@ from werkzeug.security import safe_join
 from werkzeug.wrappers import Response
 
 from companion.views.headers import response_headers
-from companion.views.share import is_loopback, link_base, qr_svg
+from companion.views.share import is_loopback, qr_svg, share_url
 
 bp = Blueprint("phone", __name__)
 
@@ -43,7 +43,7 @@ def build_folder() -> Path | None:
 
 @bp.get("/phone")
 def page() -> str:
-    url = link_base() + url_for("phone.site").removeprefix(request.script_root)
+    url = share_url("phone.site")
     folder = build_folder()
     size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) if folder else 0
     return render_template(

@@ -51,9 +51,12 @@ def link_base() -> str:
     return public or request.url_root.rstrip("/")
 
 
-def share_url(endpoint: str, token: str) -> str:
-    """The absolute link to `endpoint` from `link_base()` (the app's root there)."""
-    path = url_for(endpoint, token=token).removeprefix(request.script_root)
+def share_url(endpoint: str, token: str | None = None) -> str:
+    """The absolute link to `endpoint` (with its token, if it takes one) from
+    `link_base()` (the app's root there)."""
+    path = (url_for(endpoint, token=token) if token else url_for(endpoint)).removeprefix(
+        request.script_root
+    )
     return link_base() + path
 
 
