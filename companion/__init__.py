@@ -9,6 +9,7 @@ from flask import Flask
 from companion.database import init_database, upgrade_database
 from companion.extensions import init_extensions
 from companion.paths import ROOT, STATIC, TEMPLATES
+from companion.routing import RuleBuiltOnFirstUse
 from companion.settings import (
     configure,
     database_url,
@@ -35,6 +36,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
     )
+    app.url_rule_class = RuleBuiltOnFirstUse  # before the views add theirs (routing.py)
     instance = configure(app, config)  # companion/settings.py
     init_database(app)  # engines, pragmas (companion/database.py)
     init_sessions(app)  # the session cookie, verified once per cookie
