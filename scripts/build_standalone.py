@@ -1,8 +1,9 @@
 """`make standalone`: the app with no server, built into build/standalone/ (issue 28).
 
 What a phone's browser runs: Pyodide from the npm package (standalone/package.json,
-pinned, copied into our own files), the project and the packages it runs on as two
-zips compiled by that Python (standalone/bundle.mjs), and companion/standalone.py's
+pinned, copied into our own files, its standard library trimmed), the project and the
+packages it runs on as two zips (standalone/bundle.mjs), the modules a start imports
+compiled ahead by that Python (standalone/ahead.mjs), and companion/standalone.py's
 bridge, which hands the page's requests to the same `create_app`. The packages are
 those this checkout's .venv runs, at the same versions: each as its pure-Python wheel,
 or built from its source without its C speedups where it publishes none (MarkupSafe,
@@ -43,11 +44,48 @@ BROWSER = default_environment() | {
 }
 # What only a server needs: the app runs without these where they are left out.
 SERVER_ONLY = {"gunicorn", "psycopg", "psycopg-binary", "flask-compress"}
-# The project's files the app reads (companion/paths.py): its code, pages and migrations.
-PROJECT = ("engine", "companion", "templates", "static", "migrations")
+# The project's files the app reads (companion/paths.py): its code, pages and migrations,
+# the rules page's text in each language (companion/views/rules.py), and the one static
+# file it serves itself (/favicon.ico): the service worker serves the rest (site()).
+PROJECT = ("engine", "companion", "templates", "migrations")
+PROJECT_FILES = ("docs/RULES*.md", "static/favicon.ico")
 # Pyodide's own files a page loads (the rest of the npm package is for Node or docs).
-RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-RUNTIME += ("pyodide-lock.json",)
+RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
+# Its standard library but what the app never runs in a phone: a REPL, a debugger, test
+# and documentation tools, mail and file-transfer protocols, the pure-Python twins of
+# modules Pyodide has in C (io, datetime), and the encodings but the Unicode ones,
+# ASCII, Latin-1 and those Python itself needs (zip names: cp437).
+STDLIB = "python_stdlib.zip"
+STDLIB_LEFT_OUT = (
+    "_pyrepl/", "pydoc.py", "pydoc_data/", "doctest.py", "unittest/", "pdb.py", "bdb.py",
+    "xmlrpc/", "wsgiref/", "imaplib.py", "mailbox.py", "smtplib.py", "ftplib.py",
+    "poplib.py", "nntplib.py", "telnetlib.py", "pickletools.py", "trace.py", "profile.py",
+    "cProfile.py", "pstats.py", "tabnanny.py", "pyclbr.py", "modulefinder.py", "zipapp.py",
+    "wave.py", "plistlib.py", "shelve.py", "netrc.py", "webbrowser.py", "turtle.py",
+    "this.py", "antigravity.py", "__phello__/", "__hello__.py", "idlelib/", "tkinter/",
+    "optparse.py", "_pyio.py", "_pydatetime.py",
+)  # fmt: skip
+ENCODINGS_KEPT = {
+    "__init__", "aliases", "ascii", "latin_1", "utf_8", "utf_8_sig", "utf_16", "utf_16_be",
+    "utf_16_le", "utf_32", "utf_32_be", "utf_32_le", "utf_7", "idna", "punycode", "cp437",
+    "charmap", "unicode_escape", "raw_unicode_escape", "base64_codec", "hex_codec",
+    "cp1252", "iso8859_15",
+}  # fmt: skip
+
+
+def stdlib(source: Path, out: Path) -> None:
+    """Pyodide's standard library, stored, not deflated (compressed as one stream on the
+    way: a tenth smaller), without what STDLIB_LEFT_OUT names."""
+    with zipfile.ZipFile(source) as whole, zipfile.ZipFile(out, "w") as kept:
+        for entry in whole.infolist():
+            name = entry.filename
+            if name.startswith(STDLIB_LEFT_OUT) or (
+                name.startswith("encodings/")
+                and name.endswith(".py")
+                and name.removeprefix("encodings/").removesuffix(".py") not in ENCODINGS_KEPT
+            ):
+                continue
+            kept.writestr(entry, whole.read(entry), compress_type=zipfile.ZIP_STORED)
 
 
 def packages() -> dict[str, str]:
@@ -128,10 +166,11 @@ def _build(spec: str, into: Path) -> None:
 def project_zip(path: Path) -> None:
     """The project's files the app reads, as they are in this checkout."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for folder in PROJECT:
-            for file in sorted((ROOT / folder).rglob("*")):
-                if file.is_file() and "__pycache__" not in file.parts:
-                    archive.write(file, file.relative_to(ROOT))
+        files = [file for folder in PROJECT for file in sorted((ROOT / folder).rglob("*"))]
+        files += [file for pattern in PROJECT_FILES for file in sorted(ROOT.glob(pattern))]
+        for file in files:
+            if file.is_file() and "__pycache__" not in file.parts:
+                archive.write(file, file.relative_to(ROOT))
 
 
 # The page's own files (standalone/site/), and the app's icons it is installed with.
@@ -212,6 +251,7 @@ def main() -> None:
     (args.out / "pyodide").mkdir(parents=True)
     for name in RUNTIME:
         shutil.copy2(STANDALONE / "node_modules" / "pyodide" / name, args.out / "pyodide")
+    stdlib(STANDALONE / "node_modules" / "pyodide" / STDLIB, args.out / "pyodide" / STDLIB)
     with tempfile.TemporaryDirectory() as scratch:
         project = Path(scratch) / "project.zip"
         project_zip(project)
@@ -222,6 +262,7 @@ def main() -> None:
         languages = ",".join(LANGUAGES)
         bundle = [str(shelf), str(project), str(args.out / "python"), languages]
         subprocess.run(["node", "bundle.mjs", *bundle], cwd=STANDALONE, check=True)
+    subprocess.run(["node", "ahead.mjs", str(args.out)], cwd=STANDALONE, check=True)
     site(args.out)
     sizes = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
     print(f"make standalone: {args.out} ({sizes / 1e6:.1f} MB, {len(made)} wheels)")

@@ -22,6 +22,10 @@ export async function boot(build, folder, config = {}) {
   unpack("site.zip", site);
   py.FS.mkdirTree("/app");
   unpack("app.zip", "/app");
+  // The folder itself, kept on this machine's disk: a second start finds what the first kept.
+  fs.mkdirSync(folder, { recursive: true });
+  py.FS.mkdirTree(folder);
+  py.FS.mount(py.FS.filesystems.NODEFS, { root: folder }, folder);
   py.globals.set("FOLDER", folder);
   py.globals.set("CONFIG", JSON.stringify(config));
   py.runPython(`

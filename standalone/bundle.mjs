@@ -1,8 +1,8 @@
 // The Python side of the standalone build (scripts/build_standalone.py runs this): the
-// app's wheels and the project unpacked in Pyodide itself, compiled there to its own
-// bytecode (a first start then compiles nothing: 4 s less on this machine), babel's
-// locale data cut to the app's languages (32 MB of every language: 1 MB), and written
-// out as two zips the page unpacks at start.
+// app's wheels and the project unpacked in Pyodide itself, the project compiled there to
+// its own bytecode (the packages' modules a start imports are, by standalone/ahead.mjs),
+// babel's locale data cut to the app's languages (32 MB of every language: 1 MB), and
+// written out as two zips the page unpacks at start.
 //
 //   node standalone/bundle.mjs WHEELS_DIR PROJECT_ZIP OUT_DIR LANGUAGES
 import fs from "node:fs";
@@ -25,7 +25,7 @@ py.FS.mount(py.FS.filesystems.NODEFS, { root: path.resolve(out) }, "/out");
 py.globals.set("SITE", site);
 py.globals.set("LANGUAGES", languages.split(","));
 py.runPython(`
-import compileall, os, zipfile
+import compileall, os, shutil, zipfile
 from pathlib import Path
 
 # Babel's data for the app's languages only: each one, the language it falls back on
@@ -35,21 +35,42 @@ keep = {"root"} | {code for tag in LANGUAGES for code in (tag, tag.split("_")[0]
 for file in data.glob("*.dat"):
     if file.stem not in keep:
         file.unlink()
-for folder in ("/app", SITE):
-    compileall.compile_dir(folder, quiet=1, legacy=True)
+# What the app never loads in a phone: the packages' own test helpers, the dialects of
+# databases a phone has none of (alembic's DDL imports the PostgreSQL one), and pytz's
+# time zones but UTC (the only one the app formats dates in: Flask-Babel's default).
+for gone in ("sqlalchemy/testing", "alembic/testing", "sqlalchemy/dialects/mysql",
+             "sqlalchemy/dialects/mssql", "sqlalchemy/dialects/oracle", "sqlalchemy/ext/asyncio"):
+    shutil.rmtree(Path(SITE) / gone)
+# WTForms' own messages in the app's languages only.
+for folder in (Path(SITE) / "wtforms" / "locale").iterdir():
+    if folder.is_dir() and folder.name not in keep:
+        shutil.rmtree(folder)
+# Nor the wheels' lists of their files (nothing reads them as the app runs), nor type hints.
+for record in Path(SITE).glob("*.dist-info/RECORD"):
+    record.unlink()
+shutil.rmtree(Path(SITE) / "wrapt-stubs")
+for file in (Path(SITE) / "pytz" / "zoneinfo").rglob("*"):
+    if file.is_file() and file.name != "UTC":
+        file.unlink()
+# The project's bytecode, as it runs here; the packages' is made by standalone/ahead.mjs
+# for the modules a start imports.
+compileall.compile_dir("/app", quiet=1, legacy=True)
 
 def pack(name, root, sources):
-    """root's files into /out/name; a module's source left out where its bytecode stands
-    for it (sources=False), or kept beside it (the project: alembic reads its migrations'
-    sources, and a traceback shows the line)."""
-    with zipfile.ZipFile(f"/out/{name}", "w", zipfile.ZIP_DEFLATED) as archive:
+    """root's files into /out/name, stored, not deflated: compressed as one stream on
+    the way (gzip: a tenth smaller than file by file). A module's source is left out
+    where its bytecode stands for it, but for those under sources (alembic reads the
+    migrations' own)."""
+    with zipfile.ZipFile(f"/out/{name}", "w", zipfile.ZIP_STORED) as archive:
         for folder, _, files in os.walk(root):
             for file in sorted(files):
                 full = os.path.join(folder, file)
-                if not sources and file.endswith(".py") and os.path.exists(full + "c"):
+                if not full.startswith(sources) and file.endswith(".py") and os.path.exists(full + "c"):
+                    continue
+                if file.endswith((".po", ".pot")):  # the catalogs' sources: .mo is read
                     continue
                 archive.write(full, os.path.relpath(full, root))
 
-pack("site.zip", SITE, sources=False)
-pack("app.zip", "/app", sources=True)
+pack("site.zip", SITE, sources=())
+pack("app.zip", "/app", sources=("/app/migrations/",))
 `);

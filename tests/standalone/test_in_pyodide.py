@@ -1,6 +1,7 @@
 """The standalone build (`make standalone`: build/standalone/) runs the app in Pyodide:
 booted in Node from the build's own files, it referees the same hand through the same
-bridge as this Python does, and shows the same table (tests/standalone/scenario.py).
+bridge as this Python does, and shows the same table (tests/standalone/scenario.py);
+and the pages a hand seldom opens open there too.
 The build is made here if it is missing (`make test` makes it first)."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ BUILD = ROOT / "build" / "standalone"
 
 @pytest.fixture(scope="module")
 def build() -> Path:
-    if not (BUILD / "python" / "app.zip").exists():
+    if not (BUILD / "build.js").exists():
         subprocess.run([sys.executable, "scripts/build_standalone.py"], cwd=ROOT, check=True)
     return BUILD
 
@@ -41,9 +42,25 @@ def in_pyodide(build: Path, folder: Path, python: str) -> dict[str, Any]:
     return said
 
 
-def test_the_app_referees_a_hand_in_pyodide_as_it_does_here(build: Path, tmp_path: Path) -> None:
-    source = Path(scenario.__file__).read_text()
-    played = in_pyodide(build, tmp_path / "phone", source + "\nsaid.update(play(phone))\n")
+# Pages a hand seldom opens, asked for in the same Pyodide (a start costs seconds).
+PAGES = ("/rules", "/rules?lang=de", "/lab")
+SEEN = """
+for page in PAGES:
+    shown = phone.answer("GET", page, [("Accept-Language", "en")])
+    said.setdefault("pages", {})[page] = shown.status
+"""
+
+
+@pytest.fixture(scope="module")
+def played(build: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    source = Path(scenario.__file__).read_text() + "\nsaid.update(play(phone))\n"
+    source += f"PAGES = {PAGES!r}\n" + SEEN
+    return in_pyodide(build, tmp_path_factory.mktemp("phone"), source)
+
+
+def test_the_app_referees_a_hand_in_pyodide_as_it_does_here(
+    played: dict[str, Any], tmp_path: Path
+) -> None:
     assert played["home"] == {"status": 200, "title": "No Mercy Companion"}
     here = scenario.play(Standalone(tmp_path / "here", scenario.SETTLE))
     said = played["said"]
@@ -52,3 +69,8 @@ def test_the_app_referees_a_hand_in_pyodide_as_it_does_here(build: Path, tmp_pat
     assert said["record"].split("\n", 1)[1] == here["record"].split("\n", 1)[1]
     assert said["record"].startswith("record: ") and said["record"] != here["record"]
     assert said["text"] == here["text"]
+
+
+def test_the_rules_page_opens_in_the_phone(played: dict[str, Any]) -> None:
+    # It was a 500: the build left out the rules' text (docs/RULES*.md).
+    assert played["said"]["pages"] == dict.fromkeys(PAGES, 200)

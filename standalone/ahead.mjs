@@ -1,0 +1,74 @@
+// The modules a start imports, compiled ahead (scripts/build_standalone.py runs this once
+// the build's zips are made). Pyodide ships its standard library as sources, compiled
+// again at every start (3 s of a start in Node here), and so would the packages be.
+// Bytecode is bigger than sources (gzip: 1.6 times), so not everything is: the build
+// starts the app here as a phone usually does (a second start: the first one migrated
+// the database), asks it for its first pages, and compiles what that imported, from the
+// standard library (python_stdlib.zip) and the packages (site.zip), without docstrings
+// or asserts (-OO). The rest stays as sources, compiled when imported: alembic and Mako
+// at a start that migrates (a first start, a new version's), the rules page's Markdown.
+// A module with only bytecode is loaded whatever the running Python's -O.
+//
+//   node standalone/ahead.mjs BUILD
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { boot } from "./boot.mjs";
+
+const [build] = process.argv.slice(2);
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), "nomercy-ahead-"));
+try {
+  await boot(path.resolve(build), folder); // a first start: the database made
+  const app = await boot(path.resolve(build), folder);
+  for (const page of ["/", "/new"]) {
+    const { status } = app.answer("GET", page, [["Accept-Language", "en"]]);
+    if (status !== 200) throw new Error(`make standalone: ${page} answered ${status}`);
+  }
+  app.py.FS.mkdirTree("/build");
+  app.py.FS.mount(app.py.FS.filesystems.NODEFS, { root: path.resolve(build) }, "/build");
+  app.py.runPython(`
+import io, py_compile, site, sys, zipfile
+
+imported = {
+    module.__file__ for module in list(sys.modules.values())
+    if (getattr(module, "__file__", None) or "").endswith(".py")
+}
+
+def compile_ahead(zip_path, root):
+    """The modules under root (where the zip's files are imported from) that a start
+    imported, as bytecode in place of their sources."""
+    with zipfile.ZipFile(zip_path) as whole:
+        entries = [(entry, whole.read(entry)) for entry in whole.infolist()]
+    out, compiled = io.BytesIO(), 0
+    with zipfile.ZipFile(out, "w") as kept:
+        for entry, data in entries:
+            name = f"{root}/{entry.filename}"
+            if name not in imported:
+                kept.writestr(entry, data)
+                continue
+            with open("/tmp/module.py", "wb") as source:
+                source.write(data)
+            py_compile.compile(
+                "/tmp/module.py",
+                cfile="/tmp/module.pyc",
+                dfile=name,
+                doraise=True,
+                optimize=2,
+                invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+            )
+            with open("/tmp/module.pyc", "rb") as made:
+                bytecode = zipfile.ZipInfo(entry.filename + "c", entry.date_time)
+                kept.writestr(bytecode, made.read())
+            compiled += 1
+    with open(zip_path, "wb") as file:
+        file.write(out.getvalue())
+    return compiled
+
+stdlib = next(entry for entry in sys.path if entry.endswith(".zip"))
+modules = compile_ahead("/build/pyodide/python_stdlib.zip", stdlib)
+modules += compile_ahead("/build/python/site.zip", site.getsitepackages()[0])
+print(f"make standalone: {modules} modules a start imports compiled ahead")
+`);
+} finally {
+  fs.rmSync(folder, { recursive: true, force: true });
+}
