@@ -27,10 +27,12 @@ $(HTMX):
 
 # The app with no server (issue 28): Pyodide from the npm registry's package (pinned in
 # standalone/package-lock.json), the project and the packages it runs on, built into
-# build/standalone/ by scripts/build_standalone.py; made again when a file it holds changed.
-STANDALONE := build/standalone/python/app.zip
+# build/standalone/ by scripts/build_standalone.py (build.js, written last, stands for a
+# whole build); made again when a file it holds changed.
+STANDALONE := build/standalone/build.js
 STANDALONE_SOURCES := $(shell find engine companion templates static migrations standalone \
-	-type f -not -path '*/node_modules/*' -not -path '*/__pycache__/*' 2>/dev/null)
+	-type f -not -path '*/node_modules/*' -not -path '*/__pycache__/*' 2>/dev/null) \
+	$(wildcard docs/RULES*.md)
 $(STANDALONE): $(STAMP) $(HTMX) scripts/build_standalone.py $(STANDALONE_SOURCES)
 	$(PY) scripts/build_standalone.py
 standalone: $(STANDALONE)
@@ -74,12 +76,15 @@ PG_SAME := test_rules_in_engine test_shape test_bounded test_server_shape test_h
 	test_rules_page test_rules_contents test_installable test_public_url test_icons \
 	test_languages test_catalogs_once test_card_faces test_phone test_without_a_server
 PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
-# The tests run in parallel, one worker per core (at most 4), a test file per worker at a
-# time (its module's servers stay its own); on PostgreSQL each worker has a database of
-# its own (tests/databases.py). The files in the order collected: the slowest first
-# (tests/conftest.py), not xdist's own order (the most tests first, which handed a file of
-# one minute-long test out last).
-PARALLEL := -n auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder
+# The tests run in parallel, one worker per core, at most 4 but at least 3: a browser
+# test waits on its page about half its time (on 2 cores, 3 workers took CI from 901 s
+# to 854 s). A test file per worker at a time (its module's servers stay its own); on
+# PostgreSQL each worker has a database of its own (tests/databases.py). The files in the
+# order collected: the slowest first (tests/conftest.py), not xdist's own order (the most
+# tests first, which handed a file of one minute-long test out last).
+WORKERS := $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2); \
+	if [ $$n -lt 3 ]; then echo 3; elif [ $$n -gt 4 ]; then echo 4; else echo $$n; fi)
+PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 # The lint and the standalone build (each mostly one core's work) side by side.
 test: $(HTMX) chromium
 	@$(MAKE) --no-print-directory -j2 lint $(STANDALONE)
