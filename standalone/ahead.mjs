@@ -2,12 +2,12 @@
 // the build's zips are made). Pyodide ships its standard library as sources, compiled
 // again at every start (3 s of a start in Node here), and so would the packages be.
 // Bytecode is bigger than sources (gzip: 1.6 times), so not everything is: the build
-// starts the app here as a phone usually does (a second start: the first one migrated
-// the database), asks it for its first pages, and compiles what that imported, from the
-// standard library (python_stdlib.zip) and the packages (site.zip), without docstrings
-// or asserts (-OO). The rest stays as sources, compiled when imported: alembic and Mako
-// at a start that migrates (a first start, a new version's), the rules page's Markdown.
-// A module with only bytecode is loaded whatever the running Python's -O.
+// starts the app here, asks it for its first pages, and compiles what that imported,
+// from the standard library (python_stdlib.zip) and the packages (site.zip), without
+// docstrings or asserts (-OO); but the packages only a start that migrates imports (a
+// first start, a new version's: MIGRATING), as a phone's usual start does not. The rest
+// stays as sources, compiled when imported. A module with only bytecode is loaded
+// whatever the running Python's -O.
 //
 //   node standalone/ahead.mjs BUILD
 import fs from "node:fs";
@@ -18,7 +18,6 @@ import { boot } from "./boot.mjs";
 const [build] = process.argv.slice(2);
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "nomercy-ahead-"));
 try {
-  await boot(path.resolve(build), folder); // a first start: the database made
   const app = await boot(path.resolve(build), folder);
   for (const page of ["/", "/new"]) {
     const { status } = app.answer("GET", page, [["Accept-Language", "en"]]);
@@ -29,9 +28,11 @@ try {
   app.py.runPython(`
 import io, py_compile, site, sys, zipfile
 
+MIGRATING = ("alembic", "mako", "flask_migrate")
 imported = {
-    module.__file__ for module in list(sys.modules.values())
+    module.__file__ for name, module in list(sys.modules.items())
     if (getattr(module, "__file__", None) or "").endswith(".py")
+    and name.partition(".")[0] not in MIGRATING
 }
 
 def compile_ahead(zip_path, root):
