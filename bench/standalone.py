@@ -4,8 +4,9 @@
 
 (`make bench-standalone`.) It prints, from one run:
 
-- what a first visit downloads: each part of the build raw and gzipped (as a host that
-  compresses its answers sends it; the zips are compressed already);
+- what a first visit downloads: each part of the build raw and gzipped (the runtime and
+  the zips as the .gz files the page downloads; the rest as a host that compresses its
+  answers sends it);
 - a cold start (a fresh browser profile: the download from a static server on loopback,
   Pyodide, the app) and a warm start (the same profile reloaded: everything from the
   service worker's cache), each until the app's first page is shown, with the page's
@@ -58,11 +59,10 @@ def download_sizes() -> list[tuple[str, int, int]]:
     """(part, raw bytes, gzip bytes) of what a first visit downloads (build.js lists it)."""
     listed = json.loads((BUILD / "build.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
     sizes = {name: [0, 0] for name, _ in PARTS}
-    for path, _size in listed["files"]:
-        data = (BUILD / path).read_bytes()
+    for path, size, *packed in listed["files"]:
         part = next(name for name, starts in PARTS if path.startswith(starts))
-        sizes[part][0] += len(data)
-        sizes[part][1] += len(gzip.compress(data, 6))
+        sizes[part][0] += size
+        sizes[part][1] += packed[0] if packed else len(gzip.compress((BUILD / path).read_bytes()))
     return [(name, raw, packed) for name, (raw, packed) in sizes.items()]
 
 

@@ -16,6 +16,7 @@ left out, and the app runs without it (companion/standalone.py's settings).
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -175,6 +176,8 @@ def project_zip(path: Path) -> None:
 
 # The page's own files (standalone/site/), and the app's icons it is installed with.
 SITE = STANDALONE / "site"
+# Pyodide's runtime and the two zips: downloaded gzipped.
+GZIPPED = ("pyodide/", "python/")
 
 
 def site(out: Path) -> None:
@@ -182,7 +185,9 @@ def site(out: Path) -> None:
     static files, its manifest
     (the server app's name, colours and icons: companion/views/pwa.py), and build.js:
     this build's version (a digest of every file) and the files a first visit downloads,
-    with their sizes, read by the page and by its service worker."""
+    with their sizes, read by the page and by its service worker. The large ones (under
+    GZIPPED) are downloaded as a .gz beside them (standalone/site/files.js): whatever
+    the host, a first visit's bytes are those of gzip."""
     from companion.views import pwa
 
     for file in SITE.iterdir():
@@ -212,28 +217,32 @@ def site(out: Path) -> None:
     digest = hashlib.sha256()
     for file in files:
         digest.update(str(file.relative_to(out)).encode() + b"\0" + file.read_bytes())
-    build = {
-        "version": digest.hexdigest()[:16],
-        "files": [[f.relative_to(out).as_posix(), f.stat().st_size] for f in files],
-    }
+    listed: list[list[object]] = []
+    for file in files:
+        entry: list[object] = [file.relative_to(out).as_posix(), file.stat().st_size]
+        if str(entry[0]).startswith(GZIPPED):
+            packed = file.with_name(file.name + ".gz")
+            packed.write_bytes(gzip.compress(file.read_bytes(), 9, mtime=0))
+            entry.append(packed.stat().st_size)
+        listed.append(entry)
+    build = {"version": digest.hexdigest()[:16], "files": listed}
     # The version in the service worker's own text too: a browser that checks only the
     # worker's file for changes (not the build.js it imports) still sees a new build.
     worker = out / "sw.js"
     worker.write_text(worker.read_text() + f"// This build: {build['version']}\n")
-    for entry in build["files"]:  # type: ignore[union-attr]
+    for entry in listed:
         if entry[0] == "sw.js":
             entry[1] = worker.stat().st_size
     # build.js is one of the files too: listed with its own size, once that is settled.
-    files_listed: list[list[object]] = build["files"]  # type: ignore[assignment]
-    files_listed.append(["build.js", 0])
+    listed.append(["build.js", 0])
     while True:
         text = (
             "// Made by make standalone: this build's version and the files of a first visit.\n"
             f"self.BUILD = {json.dumps(build)};\n"
         )
-        if files_listed[-1][1] == len(text.encode()):
+        if listed[-1][1] == len(text.encode()):
             break
-        files_listed[-1][1] = len(text.encode())
+        listed[-1][1] = len(text.encode())
     (out / "build.js").write_text(text)
 
 

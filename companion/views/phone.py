@@ -4,6 +4,7 @@ page (/phone) with its link and QR code, and what a phone needs to keep it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from babel.numbers import format_decimal
@@ -41,11 +42,19 @@ def build_folder() -> Path | None:
     return folder if folder is not None and (folder / "build.js").is_file() else None
 
 
+def first_visit_bytes(folder: Path) -> int:
+    """What a phone downloads: each file build.js lists, as the .gz beside it where the
+    build made one (standalone/site/files.js)."""
+    text = (folder / "build.js").read_text()
+    listed = json.loads(text.partition("self.BUILD =")[2].strip().rstrip(";"))
+    return sum(entry[-1] for entry in listed["files"])  # [path, size, gzipped size]
+
+
 @bp.get("/phone")
 def page() -> str:
     url = share_url("phone.site")
     folder = build_folder()
-    size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) if folder else 0
+    size = first_visit_bytes(folder) if folder else 0
     return render_template(
         "phone.html",
         built=folder is not None,
@@ -69,7 +78,9 @@ def file(name: str) -> Response:
             asked = request.script_root + request.full_path.rstrip("?")
             return redirect(url_for("phone.site", open=asked), code=303)
         abort(404)
-    # Checked again on every visit (a 304 when unchanged): a new build is seen at once.
-    sent = send_from_directory(folder, name, max_age=0)
+    # Checked again on every visit (a 304 when unchanged): a new build is seen at once. A
+    # .gz as it is (the page unpacks it: standalone/site/files.js), not Content-Encoding.
+    gzipped = "application/gzip" if name.endswith(".gz") else None
+    sent = send_from_directory(folder, name, max_age=0, mimetype=gzipped)
     sent.headers.update(response_headers(current_app.config) | {"Content-Security-Policy": CSP})
     return sent

@@ -109,37 +109,23 @@
   function megabytes(bytes) { return (bytes / 1e6).toFixed(1); }
   function download() {
     return caches.open(CACHE).then(function (cache) {
-      var total = BUILD.files.reduce(function (sum, file) { return sum + file[1]; }, 0);
+      var total = BUILD.files.reduce(function (sum, file) { return sum + self.downloadSize(file); }, 0);
       var done = 0;
       function count(bytes) {
-        done += bytes;
+        done = Math.min(done + bytes, total); // a host may send a .gz unpacked
         bar.value = done / total;
         figures.textContent = words("figures", { done: megabytes(done), total: megabytes(total) });
       }
       return Promise.all(BUILD.files.map(function (file) {
         var url = new URL(file[0], location.href).href;
         return cache.match(url).then(function (kept) {
-          if (kept) { count(file[1]); return; }
+          if (kept) { count(self.downloadSize(file)); return; }
           if (bar.hidden) { // something to download: the bar is shown
             say("downloading");
             bar.hidden = figures.hidden = false;
           }
-          return fetch(url, { cache: "no-cache" }).then(function (response) {
-            if (!response.ok) { throw new Error(url + ": " + response.status); }
-            var reader = response.body.getReader();
-            var chunks = [];
-            function read() {
-              return reader.read().then(function (part) {
-                if (part.done) { return; }
-                chunks.push(part.value);
-                count(part.value.byteLength);
-                return read();
-              });
-            }
-            return read().then(function () {
-              var headers = { "Content-Type": response.headers.get("Content-Type") || "application/octet-stream" };
-              return cache.put(url, new Response(new Blob(chunks), { headers: headers }));
-            });
+          return self.downloadFile(file, count).then(function (response) {
+            return cache.put(url, response);
           });
         });
       }));

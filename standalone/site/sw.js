@@ -4,7 +4,7 @@
 // under app/ is the app's: handed to the page running the app's Python (shell.js, then
 // worker.js), which answers it as the server would.
 "use strict";
-importScripts("build.js");
+importScripts("build.js", "files.js");
 
 var PREFIX = "standalone-"; // not the server app's own worker's prefix: neither deletes the other's
 var CACHE = PREFIX + self.BUILD.version;
@@ -23,7 +23,9 @@ self.addEventListener("install", function (event) {
     return Promise.all(self.BUILD.files.map(function (file) {
       var at = url(file[0]);
       return cache.match(at).then(function (kept) {
-        return kept || cache.add(new Request(at, { cache: "no-cache" }));
+        return kept || self.downloadFile(file).then(function (response) {
+          return cache.put(at, response);
+        });
       });
     }));
   }));

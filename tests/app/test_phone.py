@@ -5,6 +5,8 @@ phone could not keep it (plain http) and when the server has no build to hand ou
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,11 @@ def build(tmp_path: Path) -> Path:
     folder = tmp_path / "standalone"
     (folder / "pyodide").mkdir(parents=True)
     (folder / "app" / "static").mkdir(parents=True)
-    (folder / "build.js").write_text('self.BUILD = {"version": "v1", "files": []};\n')
+    listed = [["index.html", 48], ["pyodide/pyodide.asm.wasm", 9_600_000, 3_500_000]]
+    (folder / "build.js").write_text(
+        "// Made by make standalone.\n"
+        f"self.BUILD = {json.dumps({'version': 'v1', 'files': listed})};\n"
+    )
     (folder / "index.html").write_text("<!doctype html><title>No Mercy Companion</title>")
     (folder / "pyodide" / "pyodide.mjs").write_text("export {};\n")
     (folder / "app" / "static" / "app.css").write_text("body {}\n")
@@ -36,6 +42,19 @@ def test_the_build_is_served_with_leave_to_run_webassembly(app_with: Any, build:
     module = client.get("/standalone/pyodide/pyodide.mjs")
     assert module.status_code == 200 and module.mimetype == "text/javascript"
     assert client.get("/standalone/app/static/app.css").status_code == 200
+
+
+def test_a_gzipped_file_is_sent_as_it_is_for_the_page_to_unpack(app_with: Any, build: Path) -> None:
+    # As a plain static host sends it: the page counts its bytes and unpacks it itself
+    # (standalone/site/files.js); with Content-Encoding the browser would unpack it first.
+    packed = gzip.compress(b"PK" + bytes(5000))
+    (build / "pyodide" / "python_stdlib.zip.gz").write_bytes(packed)
+    client = app_with(STANDALONE_BUILD=str(build)).test_client()
+    sent = client.get(
+        "/standalone/pyodide/python_stdlib.zip.gz", headers={"Accept-Encoding": "gzip"}
+    )
+    assert sent.status_code == 200 and sent.data == packed
+    assert sent.mimetype == "application/gzip" and "Content-Encoding" not in sent.headers
 
 
 def test_an_app_page_asked_of_the_server_opens_in_the_app_s_page(
@@ -66,6 +85,7 @@ def test_the_page_hands_the_app_out_by_link_and_qr_code(app_with: Any, build: Pa
     assert 'href="https://uno.example.org/standalone/"' in page
     assert "<svg" in page  # the QR code
     assert "only from an https address" not in page
+    assert "wait for the download (4 MB)" in page  # the .gz of the wasm, not the wasm
 
 
 def test_the_page_says_a_phone_keeps_the_app_only_over_https(app_with: Any, build: Path) -> None:
