@@ -141,6 +141,9 @@
       if (navigator.onLine === false) { return false; }
       return new Promise(function (resolve) {
         navigator.serviceWorker.addEventListener("controllerchange", function () { resolve(true); });
+        // The version running now first stops waiting on the app (the last page's
+        // requests, pending as it reloaded): the new one starts only once it is idle.
+        if (registration.active) { registration.active.postMessage("stop-waiting"); }
         registration.waiting.postMessage("take-over");
         // A newer version may replace the waiting one meanwhile: start again anyway.
         setTimeout(function () { resolve(true); }, 5000);

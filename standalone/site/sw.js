@@ -33,6 +33,9 @@ self.addEventListener("install", function (event) {
 
 self.addEventListener("message", function (event) {
   if (event.data === "take-over") { self.skipWaiting(); }
+  // A new version takes over: what this one still waits on gets no answer, at once (an
+  // event left pending holds the new version back, and the page's reload with it).
+  if (event.data === "stop-waiting") { waiting.forEach(function (done) { done(null); }); }
 });
 
 self.addEventListener("activate", function (event) {
@@ -96,6 +99,8 @@ function toApp(request) {
   });
 }
 
+var waiting = new Set(); // the app's requests waiting for a page's answer: ask()'s done
+
 function ask(client, request) {
   return new Promise(function (resolve) {
     var channel = new MessageChannel();
@@ -107,7 +112,8 @@ function ask(client, request) {
         if (!still || Date.now() - started > WAIT_SECONDS * 1000) { done(null); }
       });
     }, 500);
-    function done(answer) { clearInterval(watch); resolve(answer); }
+    function done(answer) { waiting.delete(done); clearInterval(watch); resolve(answer); }
+    waiting.add(done);
     channel.port1.onmessage = function (event) { done(event.data); };
     client.postMessage({ type: "request", request: request }, [channel.port2]);
   });
