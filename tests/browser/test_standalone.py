@@ -122,9 +122,11 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
 
 
 def scoreboard(frame: Frame) -> str:
+    """The scoreboard's words, in order (where a line wraps depends on the layout of the
+    moment: a total and its "to go" were one line or two)."""
     frame.get_by_role("link", name="Scoreboard").first.click()
     expect(frame.locator("ol.totals li").first).to_contain_text("Ann 256")
-    return frame.locator("main").inner_text()
+    return " ".join(frame.locator("main").inner_text().split())
 
 
 def without_notices(text: str) -> str:
