@@ -25,7 +25,7 @@ py.FS.mount(py.FS.filesystems.NODEFS, { root: path.resolve(out) }, "/out");
 py.globals.set("SITE", site);
 py.globals.set("LANGUAGES", languages.split(","));
 py.runPython(`
-import compileall, os, shutil, zipfile
+import compileall, os, py_compile, shutil, zipfile
 from pathlib import Path
 
 # Babel's data for the app's languages only: each one, the language it falls back on
@@ -54,7 +54,11 @@ for file in (Path(SITE) / "pytz" / "zoneinfo").rglob("*"):
         file.unlink()
 # The project's bytecode, as it runs here; the packages' is made by standalone/ahead.mjs
 # for the modules a start imports.
-compileall.compile_dir("/app", quiet=1, legacy=True)
+# Their check a hash of the source, not its time: a build of the same files is the same
+# build (its version too), and phones download nothing new.
+compileall.compile_dir(
+    "/app", quiet=1, legacy=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
+)
 
 def pack(name, root, sources):
     """root's files into /out/name, stored, not deflated: compressed as one stream on
@@ -62,14 +66,18 @@ def pack(name, root, sources):
     where its bytecode stands for it, but for those under sources (alembic reads the
     migrations' own)."""
     with zipfile.ZipFile(f"/out/{name}", "w", zipfile.ZIP_STORED) as archive:
-        for folder, _, files in os.walk(root):
+        for folder, folders, files in os.walk(root):
+            folders.sort()
             for file in sorted(files):
                 full = os.path.join(folder, file)
                 if not full.startswith(sources) and file.endswith(".py") and os.path.exists(full + "c"):
                     continue
                 if file.endswith((".po", ".pot")):  # the catalogs' sources: .mo is read
                     continue
-                archive.write(full, os.path.relpath(full, root))
+                # Dated 1980 (zip's first day), not when unpacked: the same files, the same zip.
+                entry = zipfile.ZipInfo(os.path.relpath(full, root))
+                with open(full, "rb") as data:
+                    archive.writestr(entry, data.read())
 
 pack("site.zip", SITE, sources=())
 pack("app.zip", "/app", sources=("/app/migrations/",))

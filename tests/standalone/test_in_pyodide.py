@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -74,3 +75,15 @@ def test_the_app_referees_a_hand_in_pyodide_as_it_does_here(
 def test_the_rules_page_opens_in_the_phone(played: dict[str, Any]) -> None:
     # It was a 500: the build left out the rules' text (docs/RULES*.md).
     assert played["said"]["pages"] == dict.fromkeys(PAGES, 200)
+
+
+def test_a_build_of_the_same_files_is_the_same_build(build: Path) -> None:
+    # Its version is a digest of its files: when they held the moment they were made (the
+    # zips' dates, the bytecode's source times), each build was a new version that every
+    # phone downloaded again.
+    for name in ("python/site.zip", "python/app.zip"):
+        with zipfile.ZipFile(build / name) as zipped:
+            assert {entry.date_time for entry in zipped.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+            for entry in zipped.infolist():
+                if entry.filename.endswith(".pyc"):  # flags: checked by a source hash
+                    assert int.from_bytes(zipped.read(entry)[4:8], "little") & 1, entry
