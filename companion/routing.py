@@ -20,7 +20,7 @@ class RuleBuiltOnFirstUse(Rule):
         made: list[Callable[..., tuple[str, str]]] = []
 
         # Bound to the rule by Werkzeug (`__get__`), as the function it stands for.
-        def build(rule: Rule, **values: object) -> tuple[str, str]:
+        def build(rule: Rule, /, **values: object) -> tuple[str, str]:
             if not made:  # two threads may both compile it: the same function
                 made.append(compile_builder(append_unknown))
             return made[0](rule, **values)

@@ -3,7 +3,7 @@ every rule builds the address Werkzeug's own rule builds, with or without extra 
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, url_for
 from werkzeug.routing import Map, Rule
 
 from companion.routing import RuleBuiltOnFirstUse
@@ -28,3 +28,10 @@ def test_every_rule_builds_the_address_werkzeugs_own_rule_builds(app: Flask) -> 
                 rule.endpoint, values | extra, method=sorted(rule.methods or ())[0]
             )
             assert built == expected, rule.rule
+
+
+def test_a_value_named_rule_is_a_query_argument_like_any_other(app: Flask) -> None:
+    # The builder's own first parameter was named `rule`: url_for(..., rule=...) was a 500.
+    with app.test_request_context():
+        assert url_for("rules.page", rule="7") == "/rules?rule=7"
+        assert url_for("table.show", match_id="abc", rule="7") == "/m/abc?rule=7"
