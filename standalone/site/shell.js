@@ -135,18 +135,38 @@
   // ---- a version installed while the app ran before is taken now, at the start
   function takeWaitingVersion() {
     return navigator.serviceWorker.getRegistration().then(function (registration) {
-      if (!registration || !registration.waiting || !navigator.serviceWorker.controller) { return false; }
-      // Offline, the version this phone has starts: taking the new one can stall there
-      // (a request of the old worker's left pending holds it back). Taken when online.
+      var next = registration && registration.waiting;
+      if (!next || !navigator.serviceWorker.controller) { return false; }
+      // Offline, the version this phone has starts: the new one is taken when online.
       if (navigator.onLine === false) { return false; }
       return new Promise(function (resolve) {
-        navigator.serviceWorker.addEventListener("controllerchange", function () { resolve(true); });
-        // The version running now first stops waiting on the app (the last page's
-        // requests, pending as it reloaded): the new one starts only once it is idle.
-        if (registration.active) { registration.active.postMessage("stop-waiting"); }
-        registration.waiting.postMessage("take-over");
-        // A newer version may replace the waiting one meanwhile: start again anyway.
-        setTimeout(function () { resolve(true); }, 5000);
+        // The page reloads once the new version is active, not before: a page loaded
+        // while the browser still switches versions can wait for good (seen in
+        // Chromium). Redundant: a newer version replaced it, and a reload takes that.
+        var nudge = null, nudges = 0, timer = null;
+        function reload() {
+          clearInterval(timer);
+          if (nudge) { nudge.remove(); }
+          resolve(true);
+        }
+        next.addEventListener("statechange", function () {
+          if (next.state === "activated" || next.state === "redundant") { reload(); }
+        });
+        next.postMessage("take-over");
+        // Chromium may stop the running version for it, start it again for this page's
+        // icons, then leave the new one waiting until a page under the app's address
+        // is next opened, that page's request lost as they switch. A frame nobody sees
+        // is that page (an image: no script), opened again while the new one waits;
+        // after half a minute, a reload starts over.
+        timer = setInterval(function () {
+          if (next.state !== "installed") { return; } // activating: active soon
+          if (++nudges > 20) { reload(); return; }
+          if (nudge) { nudge.remove(); }
+          nudge = document.createElement("iframe");
+          nudge.hidden = true;
+          nudge.src = "icon.svg?nudge=" + nudges;
+          document.body.appendChild(nudge);
+        }, 1500);
       });
     });
   }

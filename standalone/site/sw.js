@@ -33,9 +33,6 @@ self.addEventListener("install", function (event) {
 
 self.addEventListener("message", function (event) {
   if (event.data === "take-over") { self.skipWaiting(); }
-  // A new version takes over: what this one still waits on gets no answer, at once (an
-  // event left pending holds the new version back, and the page's reload with it).
-  if (event.data === "stop-waiting") { waiting.forEach(function (done) { done(null); }); }
 });
 
 self.addEventListener("activate", function (event) {
@@ -99,21 +96,18 @@ function toApp(request) {
   });
 }
 
-var waiting = new Set(); // the app's requests waiting for a page's answer: ask()'s done
-
 function ask(client, request) {
   return new Promise(function (resolve) {
     var channel = new MessageChannel();
     var started = Date.now();
     // A page that closed (or reloaded) while the app answered never will: no answer,
-    // at once (an event left pending would also hold a new version back from starting).
+    // at once (an event left pending also holds a new version back from taking over).
     var watch = setInterval(function () {
       self.clients.get(client.id).then(function (still) {
         if (!still || Date.now() - started > WAIT_SECONDS * 1000) { done(null); }
       });
     }, 500);
-    function done(answer) { waiting.delete(done); clearInterval(watch); resolve(answer); }
-    waiting.add(done);
+    function done(answer) { clearInterval(watch); resolve(answer); }
     channel.port1.onmessage = function (event) { done(event.data); };
     client.postMessage({ type: "request", request: request }, [channel.port2]);
   });

@@ -74,6 +74,12 @@ class Table:
             "data-version", str(before), timeout=5000
         )
 
+    def at_rest(self) -> None:
+        """Until the table's keys take taps again: they dim and take none for a moment
+        after each change (static/app.js), and a click meanwhile scrolls the page about
+        as the browser driver looks for a place to click."""
+        expect(self.page.locator("#table.settling, #table.sending")).to_have_count(0)
+
     def tab(self, title: str) -> None:
         self.page.locator("nav.tabs").get_by_role("link", name=title, exact=True).click()
         expect(self.page.locator("nav.tabs .tab.active")).to_have_accessible_name(title)
