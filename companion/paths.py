@@ -6,3 +6,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = ROOT / "migrations"
 TEMPLATES = ROOT / "templates"
 STATIC = ROOT / "static"
+# The standalone build's empty database, made by its own migrations when it was built
+# (standalone/ahead.mjs): absent from a checkout.
+BUILT_DATABASE = ROOT / "built.sqlite3"

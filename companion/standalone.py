@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -24,6 +25,8 @@ from typing import Any
 
 from flask import Flask
 from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from companion.paths import BUILT_DATABASE
 
 # What the app is told it is served as. Plain http: the requests never leave the phone,
 # and over https Flask-WTF would ask each form post for a Referer of the same origin,
@@ -63,23 +66,35 @@ class Standalone:
     """The app and its cookies, kept in `folder` (the browser's persistent storage),
     served at the path `root` (its pages' links start with it; "" at the top)."""
 
-    def __init__(self, folder: Path, config: dict[str, Any] | None = None, root: str = "") -> None:
+    def __init__(
+        self,
+        folder: Path,
+        config: dict[str, Any] | None = None,
+        root: str = "",
+        built: Path = BUILT_DATABASE,
+    ) -> None:
         from companion import create_app
 
         self.root = root.rstrip("/")
         # Migrated at the first start of each build only: the migrations' digest is
         # kept beside the database (alembic and its scripts cost a start about a second).
         stamp, migrations = folder / "migrated", migrations_digest()
-        current = stamp.exists() and stamp.read_text() == migrations
         folder.mkdir(parents=True, exist_ok=True)
-        settings = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'companion.sqlite3'}"}
+        database = folder / "companion.sqlite3"
+        if not database.exists() and built.exists():
+            # The very first start: the build's own empty database, migrated by the same
+            # migrations when the build was made, in place of migrating one here.
+            shutil.copyfile(built, database)
+            stamp.write_text(migrations)
+        current = stamp.exists() and stamp.read_text() == migrations
+        settings = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"}
         # The instance folder (its secret key) is the same folder: read from the
         # environment by create_app, and put back as it was.
         before = os.environ.get("COMPANION_INSTANCE")
         os.environ["COMPANION_INSTANCE"] = str(folder)
         try:
             given = {**STANDALONE, **settings, **(config or {})}
-            if current and (folder / "companion.sqlite3").exists():
+            if current and database.exists():
                 given["AUTO_MIGRATE"] = False
             self.app: Flask = create_app(given)
         finally:

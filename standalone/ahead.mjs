@@ -7,7 +7,7 @@
 // docstrings or asserts (-OO); but the packages only a start that migrates imports (a
 // first start, a new version's: MIGRATING), as a phone's usual start does not. The rest
 // stays as sources, compiled when imported. A module with only bytecode is loaded
-// whatever the running Python's -O.
+// whatever the running Python's -O. The empty database that start migrated is kept too.
 //
 //   node standalone/ahead.mjs BUILD
 import fs from "node:fs";
@@ -19,12 +19,23 @@ const [build] = process.argv.slice(2);
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "nomercy-ahead-"));
 try {
   const app = await boot(path.resolve(build), folder);
+  app.py.FS.mkdirTree("/build");
+  app.py.FS.mount(app.py.FS.filesystems.NODEFS, { root: path.resolve(build) }, "/build");
+  // The empty database this start's migrations made, before any page is asked for: in
+  // the project's zip, a phone's first start copies it (companion/standalone.py's
+  // BUILT_DATABASE) in place of migrating one, with alembic, about a second there.
+  app.py.runPython(`
+import sqlite3, zipfile
+made = sqlite3.connect(FOLDER + "/companion.sqlite3")
+made.execute("VACUUM INTO '/tmp/built.sqlite3'")
+made.close()
+with zipfile.ZipFile("/build/python/app.zip", "a") as project, open("/tmp/built.sqlite3", "rb") as file:
+    project.writestr(zipfile.ZipInfo("built.sqlite3", (1980, 1, 1, 0, 0, 0)), file.read())
+`);
   for (const page of ["/", "/new"]) {
     const { status } = app.answer("GET", page, [["Accept-Language", "en"]]);
     if (status !== 200) throw new Error(`make standalone: ${page} answered ${status}`);
   }
-  app.py.FS.mkdirTree("/build");
-  app.py.FS.mount(app.py.FS.filesystems.NODEFS, { root: path.resolve(build) }, "/build");
   app.py.runPython(`
 import io, py_compile, site, sys, zipfile
 

@@ -7,6 +7,7 @@ matches outlast a restart."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 from companion.standalone import Standalone, kept_cookies
@@ -97,3 +98,18 @@ def test_a_build_migrates_the_phone_s_database_at_its_first_start_only(tmp_path:
     assert "migrate" not in again.app.extensions  # Flask-Migrate not even bound
     (tmp_path / "migrated").write_text("a build with other migrations")
     assert Standalone(tmp_path, SETTLE).app.config["AUTO_MIGRATE"]  # a new build's start
+
+
+def test_a_first_start_opens_the_database_the_build_made(tmp_path: Path) -> None:
+    # The build keeps the empty database its own start migrated (standalone/ahead.mjs):
+    # a phone's first start copies it, with no alembic (about a second there).
+    made = sqlite3.connect(tmp_path / "built.sqlite3")
+    Standalone(tmp_path / "build", SETTLE)
+    sqlite3.connect(tmp_path / "build" / "companion.sqlite3").backup(made)
+    made.close()
+    first = Standalone(tmp_path / "phone", SETTLE, built=tmp_path / "built.sqlite3")
+    assert not first.app.config["AUTO_MIGRATE"] and "migrate" not in first.app.extensions
+    assert set(play(first)["statuses"]) == {303}
+    # A later start keeps the phone's own database, its matches in it.
+    again = Standalone(tmp_path / "phone", SETTLE, built=tmp_path / "built.sqlite3")
+    assert 'href="/m/' in again.answer("GET", "/", []).body.decode()

@@ -7,6 +7,7 @@ The build is made here if it is missing (`make test` makes it first)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import zipfile
@@ -75,6 +76,27 @@ def test_the_app_referees_a_hand_in_pyodide_as_it_does_here(
 def test_the_rules_page_opens_in_the_phone(played: dict[str, Any]) -> None:
     # It was a 500: the build left out the rules' text (docs/RULES*.md).
     assert played["said"]["pages"] == dict.fromkeys(PAGES, 200)
+
+
+def test_the_build_s_database_is_empty_and_migrated_like_a_server_s(
+    build: Path, tmp_path: Path
+) -> None:
+    with zipfile.ZipFile(build / "python" / "app.zip") as project:
+        (tmp_path / "built.sqlite3").write_bytes(project.read("built.sqlite3"))
+    Standalone(tmp_path / "here", scenario.SETTLE)  # migrated by this Python's alembic
+
+    def schema_and_rows(path: Path) -> tuple[list[tuple[str, ...]], dict[str, int]]:
+        with sqlite3.connect(path) as database:
+            schema = database.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
+            tables = [name for kind, name, _ in schema if kind == "table"]
+            count = 'SELECT count(*) FROM "{}"'
+            rows = {t: database.execute(count.format(t)).fetchone()[0] for t in tables}
+        return sorted(schema), rows
+
+    built, rows = schema_and_rows(tmp_path / "built.sqlite3")
+    here, _ = schema_and_rows(tmp_path / "here" / "companion.sqlite3")
+    assert built == here
+    assert {table: count for table, count in rows.items() if count} == {"alembic_version": 1}
 
 
 def test_a_build_of_the_same_files_is_the_same_build(build: Path) -> None:
