@@ -13,7 +13,9 @@
   own timings (self.STARTED, standalone/site/shell.js);
 - a recorded play: a tap on a card until the table shows the new line, in the app in
   the phone and, for comparison, on the app server (`python -m companion`) in the same
-  browser, median and max of --plays taps.
+  browser, median and max of --plays taps; and in the phone, the app's own time for
+  each tap (its post and the table it answers with, in the app's worker: Python's
+  answer and its database kept, as self.ANSWERED, standalone/site/shell.js, has them).
 
 With --slower N the browser runs on 1/N of this machine's CPU time (a cgroup's CPU quota:
 all its cores' time divided by N; root and cgroups needed). Chromium's own CPU throttling
@@ -123,15 +125,18 @@ def start(page: Page, url: str) -> dict[str, float]:
     return {"shown": shown * 1000, **started}
 
 
-def plays(frame: Frame | Page, base: str, count: int) -> list[float]:
-    """Milliseconds from a tap on a number card to the table showing the new line."""
+def plays(
+    frame: Frame | Page, base: str, count: int, shell: Page | None = None
+) -> tuple[list[float], list[float]]:
+    """Milliseconds from a tap on a number card to the table showing the new line; and
+    with the page that runs the app in the phone (`shell`), the app's own for each tap."""
     frame.goto(base + "/new")
     for i, name in enumerate(("Ann", "Bob", "Cy")):
         frame.fill(f"#players-{i}", name)
     frame.get_by_role("button", name="Start the match").click()
     frame.wait_for_selector("#table")
     frame.locator('[aria-label^="Start with"]').first.click()
-    taken = []
+    taken, spent = [], []
     for _ in range(count + 1):
         # As a person taps: the table read first (the tap guard takes no tap on a
         # screen shown a moment ago: companion/taps.py).
@@ -139,13 +144,17 @@ def plays(frame: Frame | Page, base: str, count: int) -> list[float]:
         version = frame.locator("#table").get_attribute("data-version")
         keys = frame.locator(".keyboard [aria-label]").all()
         card = next(k for k in keys if NUMBER_CARD.fullmatch(k.get_attribute("aria-label") or ""))
+        if shell:
+            shell.evaluate("self.ANSWERED.length = 0")
         began = time.perf_counter()
         card.click()
         frame.wait_for_function(
             "v => document.querySelector('#table').dataset.version !== v", arg=version
         )
         taken.append((time.perf_counter() - began) * 1000)
-    return taken[1:]  # the first tap warms the keyboard's cache
+        if shell:
+            spent.append(shell.evaluate("self.ANSWERED.reduce((t, a) => t + a.app + a.kept, 0)"))
+    return taken[1:], spent[1:]  # the first tap warms the keyboard's cache
 
 
 def spread(values: list[float]) -> str:
@@ -186,9 +195,9 @@ def main() -> None:
             page = browser.pages[0]
             cold = start(page, site)
             warm = start(page, site)
-            phone_plays = plays(app_frame(page), site + "app", args.plays)
+            phone_plays, app_times = plays(app_frame(page), site + "app", args.plays, page)
             server_page = browser.new_page()
-            server_plays = plays(server_page, server, args.plays)
+            server_plays, _ = plays(server_page, server, args.plays)
             browser.close()
     for name, figures in (("cold start", cold), ("warm start", warm)):
         said = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in figures.items())
@@ -197,6 +206,7 @@ def main() -> None:
         f"a recorded play, tap to table: in the phone {spread(phone_plays)}, "
         f"on the server {spread(server_plays)}"
     )
+    print(f"a recorded play, the app's own time in the phone (post and table): {spread(app_times)}")
 
 
 if __name__ == "__main__":

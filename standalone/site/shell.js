@@ -201,6 +201,7 @@
   }
 
   // ---- the app's Python, in a worker; the frame's requests handed to it
+  var answered = self.ANSWERED = [];
   function startPython() {
     say("python");
     return new Promise(function (resolve, reject) {
@@ -216,6 +217,11 @@
           resolve(worker);
         }
         if (event.data.type === "failed") { reject(new Error(event.data.message)); }
+        // What the app spent on each of the last requests (read by the measurements).
+        if (event.data.type === "answered") {
+          answered.push(event.data);
+          answered.splice(0, answered.length - 100);
+        }
       };
       worker.onerror = function (event) { reject(new Error(event.message || "worker.js")); };
     });

@@ -100,7 +100,11 @@ async function answer(py, phone, request, port) {
     }
     const answered = performance.now();
     if (wrote) await sync(py, false);
-    reply.headers.push(["Server-Timing", `app;dur=${(answered - started).toFixed(1)}, kept;dur=${(performance.now() - answered).toFixed(1)}`]);
+    const app = answered - started;
+    const kept = performance.now() - answered;
+    reply.headers.push(["Server-Timing", `app;dur=${app.toFixed(1)}, kept;dur=${kept.toFixed(1)}`]);
+    // The same figures for the page (its measurements), before the answer leaves.
+    self.postMessage({ type: "answered", method: request.method, url: request.url, app, kept });
   } catch (error) {
     const said = new TextEncoder().encode(failure(error));
     reply = { status: 500, headers: [["Content-Type", "text/plain; charset=utf-8"]], body: said };

@@ -51,6 +51,9 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     match_url = t.new_match(["Ann", "Bob", "Cy"])
     play_the_hand(t)
     shot(page, "standalone-scored", "phone")
+    # What the app spent on each answer, for the measurements (bench/standalone.py).
+    answered = page.evaluate("self.ANSWERED")
+    assert any(a["method"] == "POST" and a["app"] > 0 for a in answered), answered
     record = fetched(frame, match_url + "/record.txt")
     code, state = check_text(record)
     assert code == 0 and state["scores"] == {"Ann": 256, "Bob": 0, "Cy": 0}
