@@ -48,6 +48,7 @@ STANDALONE = {
     # key from the start, so sending one twice makes one match there.
     "RECORD_KEYS": True,
     "SEND_TO_SERVER": True,
+    "SHARE_LINKS": False,  # its links would name this phone: shared through a server
     "DB_COMMANDS": False,  # no command line: no `flask db`
 }
 

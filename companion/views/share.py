@@ -142,6 +142,18 @@ class Sharing:
         phone = access.this_phone()
         shared = self.service().shared(ids[self.id_name], phone)
         editor = phone.role(shared) == "editor"
+        if not current_app.config.get("SHARE_LINKS", True):
+            # The app in the phone (companion/standalone.py): its links would name an
+            # address no other phone reaches. The page says how it is shared instead.
+            sending = editor and bool(current_app.config.get("SEND_TO_SERVER"))
+            return render_template(
+                "share.html",
+                links=[],
+                editor=False,
+                in_this_phone=True,
+                sending=sending,
+                **self.page(shared),
+            )
         editor_help, viewer_help = self.help()
         links = share_links(
             (editor_help, share_url(self._endpoint(2), token=shared.editor_token))

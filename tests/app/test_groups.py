@@ -5,6 +5,7 @@ group page and its leaderboard, and who may do what (editor and viewer links).""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -403,3 +404,15 @@ def test_a_match_outside_groups_keeps_working_and_only_its_editor_moves_it(
     assert "editor of no group yet" in page.text
     viewer = other_phone(app)
     assert viewer.get(f"/m/{match_id}/group").status == 403
+
+
+def test_a_group_in_the_phone_shows_no_link_that_names_the_phone(app_with: Any) -> None:
+    # The app in the phone (companion/standalone.py): its links would start with an
+    # address that means the phone itself on whichever phone opens them.
+    app = app_with(SHARE_LINKS=False)
+    phone = Tabletop(app, app.test_client())
+    group_id = Crew(phone).create()
+    page = phone.get(f"/g/{group_id}/share")
+    assert page.status == 200
+    assert "kept in this phone only" in page.doc.one(cls="in-this-phone").text
+    assert page.doc.find_all("a", cls="link") == [] and page.doc.find_all("form") == []

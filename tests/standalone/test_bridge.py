@@ -113,3 +113,15 @@ def test_a_first_start_opens_the_database_the_build_made(tmp_path: Path) -> None
     # A later start keeps the phone's own database, its matches in it.
     again = Standalone(tmp_path / "phone", SETTLE, built=tmp_path / "built.sqlite3")
     assert 'href="/m/' in again.answer("GET", "/", []).body.decode()
+
+
+def test_the_share_page_in_the_phone_shows_no_link_that_names_the_phone(tmp_path: Path) -> None:
+    # Its links would start http://localhost: on another phone, that phone itself.
+    phone = Standalone(tmp_path, SETTLE)
+    play(phone)
+    home = phone.answer("GET", "/", []).body.decode()
+    table = home.split('href="/m/', 1)[1].split('"', 1)[0]
+    page = phone.answer("GET", f"/m/{table}/share", []).body.decode()
+    assert "kept in this phone only" in page
+    assert "localhost" not in page and "/j/" not in page and "<svg" not in page.split("<main")[1]
+    assert f'href="/m/{table}/send"' in page and f'href="/m/{table}/record.txt"' in page
