@@ -77,8 +77,8 @@ class Standalone:
         from companion import create_app
 
         self.root = root.rstrip("/")
-        # Migrated at the first start of each build only: the migrations' digest is
-        # kept beside the database (alembic and its scripts cost a start about a second).
+        # Migrated only at the first start of a build whose migrations changed: their
+        # digest is kept beside the database (alembic costs a start about a second).
         stamp, migrations = folder / "migrated", migrations_digest()
         folder.mkdir(parents=True, exist_ok=True)
         database = folder / "companion.sqlite3"

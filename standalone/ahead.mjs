@@ -5,7 +5,7 @@
 // starts the app here, asks it for its first pages, and compiles what that imported,
 // from the standard library (python_stdlib.zip) and the packages (site.zip), without
 // docstrings or asserts (-OO); but the packages only a start that migrates imports (a
-// first start, a new version's: MIGRATING), as a phone's usual start does not. The rest
+// new version's first start, when its migrations changed: MIGRATING). The rest
 // stays as sources, compiled when imported. A module with only bytecode is loaded
 // whatever the running Python's -O. The empty database that start migrated is kept too.
 //

@@ -133,10 +133,15 @@
   }
 
   // ---- a version installed while the app ran before is taken now, at the start
+  var NOT_TAKEN = "nomercy.standalone.not-taken";
   function takeWaitingVersion() {
     return navigator.serviceWorker.getRegistration().then(function (registration) {
       var next = registration && registration.waiting;
       if (!next || !navigator.serviceWorker.controller) { return false; }
+      if (sessionStorage.getItem(NOT_TAKEN)) { // tried for half a minute: the next start
+        sessionStorage.removeItem(NOT_TAKEN);
+        return false;
+      }
       // Offline, the version this phone has starts: the new one is taken when online.
       if (navigator.onLine === false) { return false; }
       return new Promise(function (resolve) {
@@ -156,11 +161,15 @@
         // Chromium may stop the running version for it, start it again for this page's
         // icons, then leave the new one waiting until a page under the app's address
         // is next opened, that page's request lost as they switch. A frame nobody sees
-        // is that page (an image: no script), opened again while the new one waits;
-        // after half a minute, a reload starts over.
+        // is that page (an image: no script), opened again while the new one waits.
+        // After half a minute, a reload, and that start opens the version it has.
         timer = setInterval(function () {
+          if (++nudges > 20) {
+            sessionStorage.setItem(NOT_TAKEN, "1");
+            reload();
+            return;
+          }
           if (next.state !== "installed") { return; } // activating: active soon
-          if (++nudges > 20) { reload(); return; }
           if (nudge) { nudge.remove(); }
           nudge = document.createElement("iframe");
           nudge.hidden = true;

@@ -62,7 +62,7 @@ from companion.standalone import Standalone
 phone = Standalone(Path(FOLDER), json.loads(SETTINGS), root=ROOT)
 `);
   step("created");
-  await sync(py, false); // the database made or migrated at start
+  await sync(py, false); // the database copied from the build or migrated at start
   step("kept");
   const timings = { ...steps, app: performance.now() - started - steps.runtime };
   return { py, phone: py.globals.get("phone"), timings };
