@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import os
 import re
 import statistics
@@ -46,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Frame, Page, sync_playwright  # noqa: E402
 
+from companion.views.phone import build_listing  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, PHONE, chromium_path, free_port  # noqa: E402
 
 PARTS = (  # the build's parts, by the path of their files
@@ -59,9 +59,8 @@ NUMBER_CARD = re.compile(r"(Red|Yellow|Green|Blue) [1-689]")  # plays at once (0
 
 def download_sizes() -> list[tuple[str, int, int]]:
     """(part, raw bytes, gzip bytes) of what a first visit downloads (build.js lists it)."""
-    listed = json.loads((BUILD / "build.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
     sizes = {name: [0, 0] for name, _ in PARTS}
-    for path, size, *packed in listed["files"]:
+    for path, size, *packed in build_listing(BUILD)["files"]:
         part = next(name for name, starts in PARTS if path.startswith(starts))
         sizes[part][0] += size
         sizes[part][1] += packed[0] if packed else len(gzip.compress((BUILD / path).read_bytes()))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from babel.numbers import format_decimal
 from flask import (
@@ -42,12 +43,18 @@ def build_folder() -> Path | None:
     return folder if folder is not None and (folder / "build.js").is_file() else None
 
 
+def build_listing(folder: Path) -> dict[str, Any]:
+    """What the build's build.js says (scripts/build_standalone.py writes it): its
+    version, and its files, each [path, size] or [path, size, size of its .gz]."""
+    text = (folder / "build.js").read_text()
+    listed: dict[str, Any] = json.loads(text.partition("self.BUILD =")[2].strip().rstrip(";"))
+    return listed
+
+
 def first_visit_bytes(folder: Path) -> int:
     """What a phone downloads: each file build.js lists, as the .gz beside it where the
     build made one (standalone/site/files.js)."""
-    text = (folder / "build.js").read_text()
-    listed = json.loads(text.partition("self.BUILD =")[2].strip().rstrip(";"))
-    return sum(entry[-1] for entry in listed["files"])  # [path, size, gzipped size]
+    return sum(entry[-1] for entry in build_listing(folder)["files"])
 
 
 @bp.get("/phone")

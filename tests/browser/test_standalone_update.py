@@ -6,11 +6,12 @@ as a new `make standalone` would.)"""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
+
+from companion.views.phone import build_listing
 
 from .phone_app import fetched, opened, phone, static_site
 from .table import Table
@@ -32,8 +33,7 @@ def test_a_new_version_is_announced_then_taken_at_the_next_start(
 
         # A new build on the host (its version in build.js and in sw.js, as make
         # standalone writes them); the phone looks for it, as it does at each start.
-        text = (site / "build.js").read_text()
-        listed = json.loads(re.search(r"self.BUILD = (.*);", text).group(1))  # type: ignore[union-attr]
+        listed = build_listing(site)
         (site / "sw.js").write_text((site / "sw.js").read_text().replace(old, "a-new-version"))
         listed["version"] = "a-new-version"
         (site / "build.js").write_text(f"self.BUILD = {json.dumps(listed)};\n")
