@@ -1,6 +1,6 @@
 """The app in the phone (`make standalone`, issue 28), measured in Chromium.
 
-    .venv/bin/python bench/standalone.py [--slower 4] [--plays 5]
+    .venv/bin/python bench/standalone.py [--slower 4] [--plays 5] [--build DIR]
 
 (`make bench-standalone`.) It prints, from one run:
 
@@ -57,13 +57,13 @@ PARTS = (  # the build's parts, by the path of their files
 NUMBER_CARD = re.compile(r"(Red|Yellow|Green|Blue) [1-689]")  # plays at once (0 and 7 ask)
 
 
-def download_sizes() -> list[tuple[str, int, int]]:
+def download_sizes(build: Path) -> list[tuple[str, int, int]]:
     """(part, raw bytes, gzip bytes) of what a first visit downloads (build.js lists it)."""
     sizes = {name: [0, 0] for name, _ in PARTS}
-    for path, size, *packed in build_listing(BUILD)["files"]:
+    for path, size, *packed in build_listing(build)["files"]:
         part = next(name for name, starts in PARTS if path.startswith(starts))
         sizes[part][0] += size
-        sizes[part][1] += packed[0] if packed else len(gzip.compress((BUILD / path).read_bytes()))
+        sizes[part][1] += packed[0] if packed else len(gzip.compress((build / path).read_bytes()))
     return [(name, raw, packed) for name, (raw, packed) in sizes.items()]
 
 
@@ -172,25 +172,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--slower", type=int, default=1, help="CPU time divided by this")
     parser.add_argument("--plays", type=int, default=5)
+    parser.add_argument(
+        "--build", type=Path, default=BUILD, help="a build's folder (another commit's, copied)"
+    )
     args = parser.parse_args()
-    if not (BUILD / "build.js").exists():
-        sys.exit("bench/standalone.py: no build: run make standalone first")
+    build = args.build.resolve()
+    if not (build / "build.js").exists():
+        sys.exit(f"bench/standalone.py: no build in {build}: run make standalone first")
 
     print("What a first visit downloads (bytes):")
     total = [0, 0]
-    for name, raw, packed in download_sizes():
+    for name, raw, packed in download_sizes(build):
         print(f"  {name:44} {raw / 1e6:5.2f} MB raw  {packed / 1e6:5.2f} MB gzip")
         total = [total[0] + raw, total[1] + packed]
     print(f"  {'in all':44} {total[0] / 1e6:5.2f} MB raw  {total[1] / 1e6:5.2f} MB gzip")
 
     static_port, app_port = free_port(), free_port()
     static = [sys.executable, "-m", "http.server", "-b", "127.0.0.1", str(static_port)]
-    static += ["-d", str(BUILD.parent)]
+    static += ["-d", str(build.parent)]
     env_instance = tempfile.mkdtemp()
     app = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(app_port)]
     os.environ["COMPANION_INSTANCE"] = env_instance
     os.environ["COMPANION_RATELIMIT_ENABLED"] = "false"
-    site = f"http://127.0.0.1:{static_port}/standalone/"
+    site = f"http://127.0.0.1:{static_port}/{build.name}/"
     server = f"http://127.0.0.1:{app_port}"
     with serving(static, site), serving(app, server + "/"):
         if args.slower > 1:

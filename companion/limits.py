@@ -9,11 +9,9 @@ views check them. The limit on lines per match is the store's (`Store.max_lines`
 `MAX_MATCH_LINES`).
 
 The counting is the `limits` library's (fixed windows, the rate strings "10 per minute;
-60 per hour"), in a storage named by RATELIMIT_STORAGE_URI: memory:// (each process
-counts on its own) or redis://... (across processes and hosts). In memory, counts whose
-window has ended are dropped when read and swept every few hundred writes
-(`SweptMemoryStorage`), not by the timer thread limits' own memory storage starts on
-writes (about every other write of a busy server, 0.1-0.25 ms each).
+60 per hour"), in a storage named by RATELIMIT_STORAGE_URI (companion/limit_storage.py),
+imported only when limits are on: the app in the phone has none, and its start is quicker
+without (limits imports its asyncio storages too).
 
 Settings (docs/OPERATIONS.md), from the environment with the COMPANION_ prefix:
 RATELIMIT_NEW_MATCH, RATELIMIT_IMPORT, RATELIMIT_WRITE, RATELIMIT_LAB,
@@ -26,18 +24,19 @@ import math
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, Storage, storage_from_string
-from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from companion.extensions import htmx
 from companion.settings import switched_on
+
+if TYPE_CHECKING:  # the limits library is imported only when limits are on (not in a phone)
+    from limits import RateLimitItem
+    from limits.storage import Storage
 
 DEFAULTS = {
     # A family starts a few matches in an evening; a script started 693 in 10 s.
@@ -68,40 +67,6 @@ LIMITS = (
         "plays and changes",
     ),
 )
-# Writes between two sweeps of the ended windows' counts (memory only).
-SWEEP_EVERY = 500
-
-
-class SweptMemoryStorage(MemoryStorage):
-    """limits' memory storage, its ended counts dropped on a read (as limits does) and
-    swept every SWEEP_EVERY writes, with no thread started per write (limits' own starts
-    one, once, when it is made)."""
-
-    # Its own scheme: limits registers each storage class under its schemes, and this
-    # one must not take "memory" over.
-    STORAGE_SCHEME = ["swept-memory"]  # noqa: RUF012 (limits reads it as the class's)
-
-    def __init__(self, uri: str | None = None, **options: Any) -> None:
-        super().__init__(uri, **options)
-        self.writes = 0
-
-    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
-        self.get(key)  # a count whose window ended starts again
-        with self.locks[key]:
-            self.storage[key] += amount
-            if self.storage[key] == amount:
-                self.expirations[key] = time.time() + expiry
-        self.writes += 1
-        if self.writes % SWEEP_EVERY == 0:
-            self.sweep()
-        return self.storage.get(key, 0)
-
-    def sweep(self) -> None:
-        """Drop every count whose window has ended."""
-        now = time.time()
-        for key, ends in list(self.expirations.items()):
-            if ends <= now:
-                self.get(key)
 
 
 class TooMany(TooManyRequests):
@@ -123,7 +88,11 @@ class RateLimits:
         counted, and no storage made (the memory one starts a thread, which a browser's
         Python can't)."""
         self.storage = storage
-        self.counter = None if storage is None else FixedWindowRateLimiter(storage)
+        self.counter = None
+        if storage is not None:
+            from limits.strategies import FixedWindowRateLimiter
+
+            self.counter = FixedWindowRateLimiter(storage)
 
     def check(self, scope: str, items: list[RateLimitItem], what: str) -> None:
         """Count this request against `scope`'s limits; TooMany at the first reached.
@@ -138,24 +107,20 @@ class RateLimits:
                 raise TooMany(what, item, reset_at)
 
 
-def storage_for(uri: str) -> Storage:
-    """memory:// counts in this process, swept (SweptMemoryStorage); any other URI is
-    limits' own (redis://...)."""
-    if uri.startswith("memory://"):
-        return SweptMemoryStorage()
-    storage = storage_from_string(uri)
-    if not isinstance(storage, Storage):  # an asyncio storage ("async+redis://")
-        raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r}: an asyncio storage can't serve this app.")
-    return storage
-
-
 def init_limits(app: Flask) -> RateLimits:
     """The app's limits, checked by the views `register` added (POSTs only), and the 429
     page."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
-    enabled = switched_on(app.config["RATELIMIT_ENABLED"])
-    limits = RateLimits(storage_for(str(app.config["RATELIMIT_STORAGE_URI"])) if enabled else None)
+    app.register_error_handler(TooMany, too_many)
+    if not switched_on(app.config["RATELIMIT_ENABLED"]):
+        app.extensions["rate_limits"] = limits = RateLimits(None)
+        return limits  # no view counts anything
+    from limits import parse_many
+
+    from companion.limit_storage import storage_for
+
+    limits = RateLimits(storage_for(str(app.config["RATELIMIT_STORAGE_URI"])))
     app.extensions["rate_limits"] = limits
     for setting, endpoints, what in LIMITS:
         # The shortest window first (as Flask-Limiter did): a request refused by the
@@ -164,7 +129,6 @@ def init_limits(app: Flask) -> RateLimits:
         for endpoint in endpoints:
             view: Callable[..., Any] = app.view_functions[endpoint]
             app.view_functions[endpoint] = limited(view, limits, setting.lower(), items, what)
-    app.register_error_handler(TooMany, too_many)
     return limits
 
 

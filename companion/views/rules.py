@@ -8,10 +8,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import markdown
 from flask import Blueprint, render_template, request
 from flask_babel import LazyString, lazy_gettext
-from markdown.extensions.toc import slugify
 from markupsafe import Markup
 from wtforms import Form, IntegerField, SelectField
 from wtforms.validators import NumberRange, Optional
@@ -45,6 +43,8 @@ RULE_ID = re.compile(r"\[([a-z-]+)\]\s*$")
 
 def _anchor(value: str, separator: str) -> str:
     """'Stacking [stack]' gets the id 'stack', the id refusals link to."""
+    from markdown.extensions.toc import slugify
+
     found = RULE_ID.search(value)
     return found.group(1) if found else str(slugify(value, separator))
 
@@ -74,6 +74,8 @@ def rules_file(language: str) -> Path:
 @lru_cache(maxsize=len(LANGUAGES))
 def rules_html(language: str = SOURCE_LANGUAGE) -> tuple[Markup, tuple[Section, ...]]:
     """The page's HTML, and its sections below the title (the document's one h1)."""
+    import markdown  # here: a phone's start imports what its first page needs only
+
     md = markdown.Markdown(
         extensions=["tables", "toc"], extension_configs={"toc": {"slugify": _anchor}}
     )

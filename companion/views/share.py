@@ -9,7 +9,6 @@ from functools import wraps
 from typing import Any, ParamSpec, Protocol
 from urllib.parse import urlsplit
 
-import segno
 from flask import (
     Blueprint,
     current_app,
@@ -74,6 +73,8 @@ def is_loopback(url: str) -> bool:
 def qr_svg(url: str) -> Markup | None:
     """An inline SVG QR code (no image request, no inline script); None when the link is
     too long for one (the page then says so, and shows the link)."""
+    import segno  # here: a phone's start imports what its first page needs only
+
     try:
         code = segno.make(url, error="m")
     except segno.DataOverflowError:

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from companion.limits import DEFAULTS, SWEEP_EVERY, SweptMemoryStorage, storage_for
+from companion.limit_storage import SWEEP_EVERY, SweptMemoryStorage, storage_for
+from companion.limits import DEFAULTS
 from companion.store import MAX_MATCH_LINES, current_store
 from tests.app.helpers import Page, Tabletop
 from tests.app.test_transfer import LONG_MATCH, import_text

@@ -1,7 +1,8 @@
 """The app as a browser's Python (Pyodide) can run it, for the standalone app (issue 28):
 no compression over a network there is none of, no rate limits, and none of what such a
 Python lacks: brotli (Flask-Compress needs it), psycopg (PostgreSQL's driver) and threads
-(the limits' memory storage starts one)."""
+(the limits' memory storage starts one). Nor does its start import what only a later page
+or the limits need (a phone's start is its imports, in WebAssembly)."""
 
 from __future__ import annotations
 
@@ -36,11 +37,13 @@ print(json.dumps({
     "encoding": page.headers.get("Content-Encoding"),
     "loaded": sorted(m for m in ("flask_compress", "brotli", "psycopg") if m in sys.modules),
     "threads started": started,
+    "imported for later": sorted(m for m in ("limits", "markdown", "segno") if m in sys.modules),
 }))
 """
 
 
-def test_the_app_starts_without_brotli_psycopg_or_a_thread(tmp_path: Path) -> None:
+def started(tmp_path: Path) -> dict[str, Any]:
+    """What a new process that started the app and showed /new loaded and started."""
     # A process of its own: this one has loaded everything already.
     ran = subprocess.run(
         [sys.executable, "-c", STARTED, str(tmp_path / "table.db")],
@@ -51,8 +54,19 @@ def test_the_app_starts_without_brotli_psycopg_or_a_thread(tmp_path: Path) -> No
         timeout=120,
         check=True,
     )
-    started = json.loads(ran.stdout.splitlines()[-1])
-    assert started == {"status": 200, "encoding": None, "loaded": [], "threads started": []}
+    said: dict[str, Any] = json.loads(ran.stdout.splitlines()[-1])
+    return said
+
+
+def test_the_app_starts_without_brotli_psycopg_or_a_thread(tmp_path: Path) -> None:
+    said = started(tmp_path)
+    assert (said["status"], said["encoding"], said["loaded"]) == (200, None, [])
+    assert said["threads started"] == []
+
+
+def test_a_start_with_limits_off_imports_no_limits_rules_text_or_qr_codes(tmp_path: Path) -> None:
+    # The rules page's Markdown and the share page's QR codes load with their pages.
+    assert started(tmp_path)["imported for later"] == []
 
 
 def test_a_table_is_refereed_with_limits_and_compression_off(app_with: Any) -> None:
