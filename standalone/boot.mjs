@@ -3,11 +3,13 @@
 // folder that keeps the database and the phone's cookies. `answer` hands it a request
 // as a page sends one and gives back the app's answer.
 //
-// In Node here (the tests, the measurements); the page's worker will read the same zips
-// from the build's own files.
+// In Node here (the tests, the measurements); the page's worker reads the same zips from
+// the build's own files.
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+
+import { unpackStored } from "./site/unpack.mjs"; // as the page's worker unpacks them
 
 export async function boot(build, folder, config = {}) {
   const { loadPyodide } = await import(pathToFileURL(path.join(build, "pyodide", "pyodide.mjs")));
@@ -16,11 +18,8 @@ export async function boot(build, folder, config = {}) {
   const runtime = Date.now() - started;
   const site = py.runPython("import site; site.getsitepackages()[0]");
   const unpack = (name, into) =>
-    py.unpackArchive(new Uint8Array(fs.readFileSync(path.join(build, "python", name))), "zip", {
-      extractDir: into,
-    });
+    unpackStored(py.FS, new Uint8Array(fs.readFileSync(path.join(build, "python", name))), into);
   unpack("site.zip", site);
-  py.FS.mkdirTree("/app");
   unpack("app.zip", "/app");
   // The folder itself, kept on this machine's disk: a second start finds what the first kept.
   fs.mkdirSync(folder, { recursive: true });

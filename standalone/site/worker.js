@@ -4,6 +4,7 @@
 // over (shell.js), one at a time. After an answer that changed the folder, the folder is
 // written back to IndexedDB before the answer leaves: a line the table saw is kept.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { unpackStored } from "./unpack.mjs";
 
 const here = new URL(".", self.location.href);
 // The only settings a page may give the app: the tap guard's timings (shell.js).
@@ -38,9 +39,8 @@ async function start() {
     steps[name] = performance.now() - last;
     last = performance.now();
   };
-  py.unpackArchive(site, "zip", { extractDir: py.runPython("import site; site.getsitepackages()[0]") });
-  py.FS.mkdirTree("/app");
-  py.unpackArchive(app, "zip", { extractDir: "/app" });
+  unpackStored(py.FS, site, py.runPython("import site; site.getsitepackages()[0]"));
+  unpackStored(py.FS, app, "/app");
   step("unpacked");
   py.FS.mkdirTree(FOLDER);
   py.FS.mount(py.FS.filesystems.IDBFS, {}, FOLDER);

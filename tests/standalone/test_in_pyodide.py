@@ -53,11 +53,26 @@ for page in PAGES:
 """
 
 
+# Each file of the two zips, as the start unpacked it (standalone/site/unpack.mjs), against
+# Python's own reading of the zip (copied into the phone's folder, which Node can reach).
+UNPACKED = """
+import site, zipfile
+for name, into in (("app.zip", Path("/app")), ("site.zip", Path(site.getsitepackages()[0]))):
+    with zipfile.ZipFile(Path(FOLDER) / name) as whole:
+        files = [entry for entry in whole.infolist() if not entry.is_dir()]
+        same = [(into / entry.filename).read_bytes() == whole.read(entry) for entry in files]
+        said.setdefault("unpacked", {})[name] = [len(files), sum(same)]
+"""
+
+
 @pytest.fixture(scope="module")
 def played(build: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("phone")
+    for name in ("app.zip", "site.zip"):
+        (folder / name).write_bytes((build / "python" / name).read_bytes())
     source = Path(scenario.__file__).read_text() + "\nsaid.update(play(phone))\n"
-    source += f"PAGES = {PAGES!r}\n" + SEEN
-    return in_pyodide(build, tmp_path_factory.mktemp("phone"), source)
+    source += f"PAGES = {PAGES!r}\n" + SEEN + UNPACKED
+    return in_pyodide(build, folder, source)
 
 
 def test_the_app_referees_a_hand_in_pyodide_as_it_does_here(
@@ -71,6 +86,15 @@ def test_the_app_referees_a_hand_in_pyodide_as_it_does_here(
     assert said["record"].split("\n", 1)[1] == here["record"].split("\n", 1)[1]
     assert said["record"].startswith("record: ") and said["record"] != here["record"]
     assert said["text"] == here["text"]
+
+
+def test_the_start_unpacks_every_file_of_the_zips_as_python_reads_them(
+    played: dict[str, Any], build: Path
+) -> None:
+    for name, (files, same) in played["said"]["unpacked"].items():
+        with zipfile.ZipFile(build / "python" / name) as whole:
+            assert files == len([entry for entry in whole.infolist() if not entry.is_dir()])
+        assert same == files > 100, name
 
 
 def test_the_rules_page_opens_in_the_phone(played: dict[str, Any]) -> None:
