@@ -9,3 +9,6 @@ STATIC = ROOT / "static"
 # The standalone build's empty database, made by its own migrations when it was built
 # (standalone/ahead.mjs): absent from a checkout.
 BUILT_DATABASE = ROOT / "built.sqlite3"
+# Its templates compiled to Python's bytecode by its Python (standalone/ahead.mjs): a
+# phone's first render of each page then compiles nothing. Absent from a checkout.
+COMPILED_TEMPLATES = ROOT / "compiled_templates"

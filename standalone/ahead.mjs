@@ -7,7 +7,8 @@
 // docstrings or asserts (-OO); but the packages only a start that migrates imports (a
 // new version's first start, when its migrations changed: MIGRATING). The rest
 // stays as sources, compiled when imported. A module with only bytecode is loaded
-// whatever the running Python's -O. The empty database that start migrated is kept too.
+// whatever the running Python's -O. The empty database that start migrated is kept too,
+// and the app's templates, compiled.
 //
 //   node standalone/ahead.mjs BUILD
 import fs from "node:fs";
@@ -31,6 +32,19 @@ made.execute("VACUUM INTO '/tmp/built.sqlite3'")
 made.close()
 with zipfile.ZipFile("/build/python/app.zip", "a") as project, open("/tmp/built.sqlite3", "rb") as file:
     project.writestr(zipfile.ZipInfo("built.sqlite3", (1980, 1, 1, 0, 0, 0)), file.read())
+`);
+  // The templates, compiled by this Python to its bytecode: a phone's first render of a
+  // page compiles nothing (companion/standalone.py's compile_templates, COMPILED_TEMPLATES).
+  app.py.runPython(`
+from companion.standalone import compile_templates
+compiled = Path("/tmp/compiled_templates")
+compiled.mkdir()
+templates = compile_templates(phone.app, compiled)
+with zipfile.ZipFile("/build/python/app.zip", "a") as project:
+    for module in sorted(compiled.iterdir()):
+        entry = zipfile.ZipInfo(f"compiled_templates/{module.name}", (1980, 1, 1, 0, 0, 0))
+        project.writestr(entry, module.read_bytes())
+print(f"make standalone: {templates} templates compiled ahead")
 `);
   for (const page of ["/", "/new"]) {
     const { status } = app.answer("GET", page, [["Accept-Language", "en"]]);

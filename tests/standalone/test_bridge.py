@@ -10,7 +10,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from companion.standalone import Standalone, kept_cookies
+from companion.standalone import Standalone, compile_templates, kept_cookies
 from tests.standalone.scenario import SETTLE, play, record
 
 
@@ -125,3 +125,22 @@ def test_the_share_page_in_the_phone_shows_no_link_that_names_the_phone(tmp_path
     assert "kept in this phone only" in page
     assert "localhost" not in page and "/j/" not in page and "<svg" not in page.split("<main")[1]
     assert f'href="/m/{table}/send"' in page and f'href="/m/{table}/record.txt"' in page
+
+
+def test_the_build_s_compiled_templates_show_the_same_pages(tmp_path: Path) -> None:
+    compiled = tmp_path / "compiled"
+    compiled.mkdir()
+    plain = Standalone(tmp_path / "plain", SETTLE)
+    assert compile_templates(plain.app, compiled) == len(plain.app.jinja_env.list_templates())
+    phone = Standalone(tmp_path / "phone", SETTLE, templates=compiled)
+    token = re.compile(r"[\w-]{20,}\.[\w-]{6}\.[\w-]{20,}")  # a CSRF token
+    for page in ("/", "/new", "/rules", "/lab", "/import"):
+        shown = [token.sub("", s.answer("GET", page, []).body.decode()) for s in (plain, phone)]
+        assert shown[0] == shown[1], page
+    here, there = play(plain), play(phone)
+    assert (here["statuses"], here["text"]) == (there["statuses"], there["text"])
+    # The same record but for its key (`record:`): each match in a phone has its own.
+    assert here["record"].split("\n", 1)[1] == there["record"].split("\n", 1)[1]
+    # Each render came from the compiled modules: no template was compiled here.
+    used = {Path(t.filename or "").parent for t in phone.app.jinja_env.cache.values()}
+    assert used == {compiled}

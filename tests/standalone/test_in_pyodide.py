@@ -62,6 +62,8 @@ for name, into in (("app.zip", Path("/app")), ("site.zip", Path(site.getsitepack
         files = [entry for entry in whole.infolist() if not entry.is_dir()]
         same = [(into / entry.filename).read_bytes() == whole.read(entry) for entry in files]
         said.setdefault("unpacked", {})[name] = [len(files), sum(same)]
+cached = phone.app.jinja_env.cache.values()
+said["templates from"] = sorted({Path(template.filename).parent.name for template in cached})
 """
 
 
@@ -95,6 +97,10 @@ def test_the_start_unpacks_every_file_of_the_zips_as_python_reads_them(
         with zipfile.ZipFile(build / "python" / name) as whole:
             assert files == len([entry for entry in whole.infolist() if not entry.is_dir()])
         assert same == files > 100, name
+
+
+def test_the_phone_renders_the_templates_the_build_compiled(played: dict[str, Any]) -> None:
+    assert played["said"]["templates from"] == ["compiled_templates"]
 
 
 def test_the_rules_page_opens_in_the_phone(played: dict[str, Any]) -> None:
