@@ -33,8 +33,10 @@ from sqlalchemy.exc import IntegrityError
 from companion import lab_statements
 from companion.models import new_token, now
 from companion.paths import ROOT
-from engine import HouseRules
-from engine.tools import Comparison, command_line, explain_policy, title_of_policy
+from engine import (
+    HouseRules,
+    tools,  # its names load on first use: the simulator with a run's page
+)
 
 # LAB_ENABLED off (the app in the phone, which starts no process): the lab's pages say so.
 DEFAULTS = {
@@ -52,12 +54,12 @@ DATABASE_VARIABLE = "COMPANION_LAB_DATABASE_URL"
 
 def policy_title(policy: str) -> str:
     """A policy's name, in the current language (the engine says it)."""
-    return title_of_policy(policy)
+    return tools.title_of_policy(policy)
 
 
 def policy_explanation(policy: str) -> str:
     """A policy in plain language, in the current language (the engine says it)."""
-    return explain_policy(policy)
+    return tools.explain_policy(policy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +98,16 @@ class LabRun:
     def command(self) -> str:
         """The command line that gives the same figures on a computer (the seed shown)."""
         s = self.settings
-        return command_line(
+        return tools.command_line(
             s.a, s.b, players=s.players, policy=s.policy, hands=s.hands, seed=self.seed
         )
 
-    def comparison(self) -> Comparison | None:
+    def comparison(self) -> tools.Comparison | None:
         """The result (its sentences in the language of the request that reads it)."""
         if self.result is None:
             return None
         data: dict[str, Any] = json.loads(self.result)
-        return Comparison.from_json(data)
+        return tools.Comparison.from_json(data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,6 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from confusable_homoglyphs import confusables
 from flask_babel import gettext as _
 
 from engine import IllegalActionError, character_name, same_player, tidy_name
@@ -33,6 +32,10 @@ class LookAlikeNames(IllegalActionError):
 @lru_cache(maxsize=4096)
 def _homoglyphs(char: str) -> frozenset[str]:
     """The single characters Unicode lists as look-alikes of `char`."""
+    # Here, not at the top: its table loads in a tenth of a start in a phone, and only
+    # a seating or an import asks for it.
+    from confusable_homoglyphs import confusables
+
     found = confusables.is_confusable(char, greedy=True)
     if not found:
         return frozenset()

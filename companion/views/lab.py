@@ -5,11 +5,12 @@ companion.lab, render; 303 to the run's page after a start."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from companion import access, lab_charts
+from companion import access
 from companion.lab import (
     MIN_HANDS,
     Busy,
@@ -26,6 +27,9 @@ from companion.views.rules import table_to_return_to
 from companion.views.share import no_store, qr_svg, share_url
 from engine import EngineError, HouseRules
 from engine.tools import POLICIES
+
+if TYPE_CHECKING:
+    from companion import lab_charts
 
 bp = Blueprint("lab", __name__)
 
@@ -105,6 +109,8 @@ def run(token: str) -> str:
     """The run's page; to htmx (its poll every second while it runs), the run's part
     alone (templates/partials/lab_run.html)."""
     found = _run(token)
+    from companion import lab_charts  # here: a start (a phone's) needs no chart
+
     comparison = found.comparison()
     result = lab_charts.result(comparison) if comparison is not None else None
     if request.headers.get("HX-Request"):
