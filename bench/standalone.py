@@ -173,7 +173,11 @@ def main() -> None:
     parser.add_argument("--slower", type=int, default=1, help="CPU time divided by this")
     parser.add_argument("--plays", type=int, default=5)
     parser.add_argument(
-        "--build", type=Path, default=BUILD, help="a build's folder (another commit's, copied)"
+        "--build",
+        type=Path,
+        default=BUILD,
+        help="a build's folder (another commit's, copied); the server it is compared with "
+        "is this checkout's",
     )
     args = parser.parse_args()
     build = args.build.resolve()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from flask import Flask
@@ -18,6 +19,25 @@ from companion.settings import (
     secret_key,
     sqlalchemy_url,
 )
+
+# What the app imports at first use, not at its start (a phone's start is its imports:
+# companion/standalone.py): the rules page's Markdown, the share page's QR codes, Unicode's
+# look-alikes (a seating's first check), the lab's simulator and charts (a run's page).
+ON_FIRST_USE = (
+    "markdown",
+    "segno",
+    "confusable_homoglyphs.confusables",
+    "engine.tools.lab",
+    "engine.tools.simulator",
+    "companion.lab_charts",
+)
+
+
+def load_what_loads_on_first_use() -> None:
+    """Import ON_FIRST_USE now: a server that forks its workers does it before (wsgi.py),
+    so each worker shares them, frozen with the rest (gunicorn.conf.py's when_ready)."""
+    for module in ON_FIRST_USE:
+        importlib.import_module(module)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

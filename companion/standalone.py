@@ -18,13 +18,14 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from jinja2 import ChoiceLoader, ModuleLoader
+from jinja2 import ChoiceLoader, Environment, ModuleLoader, Template
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from companion.paths import BUILT_DATABASE, COMPILED_TEMPLATES
@@ -111,7 +112,7 @@ class Standalone:
         if templates.is_dir() and own is not None:
             # The build's compiled templates first (Jinja compiles a template in Python:
             # a tenth of a second for a page, in a phone, at its first render each start).
-            self.app.jinja_env.loader = ChoiceLoader([ModuleLoader(templates), own])
+            self.app.jinja_env.loader = ChoiceLoader([CompiledTemplates(templates), own])
         self.jar = folder / "cookies.json"
         self.cookies: dict[str, str] = json.loads(self.jar.read_text()) if self.jar.exists() else {}
 
@@ -162,6 +163,21 @@ class Standalone:
         if kept != self.cookies:
             self.cookies = kept
             self.jar.write_text(json.dumps(self.cookies))
+
+
+class CompiledTemplates(ModuleLoader):
+    """The templates `compile_templates` made, each named by its own name (an error's
+    traceback then names the template, not its module's digest)."""
+
+    def load(
+        self,
+        environment: Environment,
+        name: str,
+        globals: MutableMapping[str, Any] | None = None,
+    ) -> Template:
+        template = super().load(environment, name, globals)
+        template.filename = name
+        return template
 
 
 def compile_templates(app: Flask, folder: Path) -> int:

@@ -2,13 +2,13 @@
 // the build's zips are made). Pyodide ships its standard library as sources, compiled
 // again at every start (3 s of a start in Node here), and so would the packages be.
 // Bytecode is bigger than sources (gzip: 1.6 times), so not everything is: the build
-// starts the app here, asks it for its first pages, and compiles what that imported,
-// from the standard library (python_stdlib.zip) and the packages (site.zip), without
-// docstrings or asserts (-OO); but the packages only a start that migrates imports (a
-// new version's first start, when its migrations changed: MIGRATING). The rest
-// stays as sources, compiled when imported. A module with only bytecode is loaded
-// whatever the running Python's -O. The empty database that start migrated is kept too,
-// and the app's templates, compiled.
+// starts the app here, asks it for its first pages (and the rules page, and a seating's
+// check), and compiles what that imported from the standard library (python_stdlib.zip)
+// and the packages (site.zip), without docstrings or asserts (-OO); but not the packages
+// only a start that migrates imports (a new version's first start, when its migrations
+// changed: MIGRATING). The rest stays as sources, compiled when imported. A module with
+// only bytecode is loaded whatever the running Python's -O. The empty database that
+// start migrated is kept too, and the app's templates, compiled.
 //
 //   node standalone/ahead.mjs BUILD
 import fs from "node:fs";
@@ -46,10 +46,13 @@ with zipfile.ZipFile("/build/python/app.zip", "a") as project:
         project.writestr(entry, module.read_bytes())
 print(f"make standalone: {templates} templates compiled ahead")
 `);
-  for (const page of ["/", "/new"]) {
+  // The rules page (a table's argument) and a seating's look-alike check too: they import
+  // what a start leaves for later (companion.ON_FIRST_USE), compiled here all the same.
+  for (const page of ["/", "/new", "/rules"]) {
     const { status } = app.answer("GET", page, [["Accept-Language", "en"]]);
     if (status !== 200) throw new Error(`make standalone: ${page} answered ${status}`);
   }
+  app.py.runPython("import confusable_homoglyphs.confusables");
   app.py.runPython(`
 import io, py_compile, site, sys, zipfile
 

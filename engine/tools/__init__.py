@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from .lab import MEASURES, Comparison, Estimate, command_line, compare
+    from .policies import POLICIES
     from .policies import explain as explain_policy
     from .policies import title as title_of_policy
-    from .simulator import NAMES, POLICIES, Simulation
+    from .simulator import NAMES, Simulation
     from .stats import Figures, HeadToHead, MatchStats, Stats, group_stats, match_stats
 
 # Each public name: its module here, and its name there.
@@ -29,7 +30,7 @@ _WHERE: Final = {
     "explain_policy": ("policies", "explain"),
     "title_of_policy": ("policies", "title"),
     "NAMES": ("simulator", "NAMES"),
-    "POLICIES": ("simulator", "POLICIES"),
+    "POLICIES": ("policies", "POLICIES"),  # not the simulator: the lab's form names them
     "Simulation": ("simulator", "Simulation"),
     "Figures": ("stats", "Figures"),
     "HeadToHead": ("stats", "HeadToHead"),

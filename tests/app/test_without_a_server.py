@@ -7,10 +7,13 @@ or the limits need (a phone's start is its imports, in WebAssembly)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.app.helpers import Tabletop
 
@@ -18,10 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 STARTED = """
 import json, sys, threading
-LATER = (  # what a later page, a seating, an import or the limits need
-    "limits", "markdown", "segno", "confusable_homoglyphs", "engine.tools.lab",
-    "companion.lab_charts",
-)
+from companion import ON_FIRST_USE
+LATER = ("limits", *ON_FIRST_USE)  # what a later page, a seating or the limits need
 started = []  # a browser's Python can't start a thread: record any that starts
 original = threading.Thread.start
 def start(thread):
@@ -46,13 +47,15 @@ print(json.dumps({
 """
 
 
-def started(tmp_path: Path) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def started(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What a new process that started the app and showed /new loaded and started."""
+    folder = tmp_path_factory.mktemp("started")
     # A process of its own: this one has loaded everything already.
     ran = subprocess.run(
-        [sys.executable, "-c", STARTED, str(tmp_path / "table.db")],
+        [sys.executable, "-c", STARTED, str(folder / "table.db")],
         cwd=ROOT,
-        env={"COMPANION_INSTANCE": str(tmp_path / "instance"), "PATH": ""},
+        env={"COMPANION_INSTANCE": str(folder / "instance"), "PATH": ""},
         capture_output=True,
         text=True,
         timeout=120,
@@ -62,16 +65,34 @@ def started(tmp_path: Path) -> dict[str, Any]:
     return said
 
 
-def test_the_app_starts_without_brotli_psycopg_or_a_thread(tmp_path: Path) -> None:
-    said = started(tmp_path)
-    assert (said["status"], said["encoding"], said["loaded"]) == (200, None, [])
-    assert said["threads started"] == []
+def test_the_app_starts_without_brotli_psycopg_or_a_thread(started: dict[str, Any]) -> None:
+    assert (started["status"], started["encoding"], started["loaded"]) == (200, None, [])
+    assert started["threads started"] == []
 
 
-def test_a_start_with_limits_off_imports_only_what_its_first_page_needs(tmp_path: Path) -> None:
+def test_a_start_leaves_what_later_pages_need_for_later(started: dict[str, Any]) -> None:
     # The rules page's Markdown, the share page's QR codes, the lab's simulator and
-    # charts load with their pages; Unicode's look-alikes with a seating or an import.
-    assert started(tmp_path)["imported for later"] == []
+    # charts load with their pages; Unicode's look-alikes with a seating or an import;
+    # the limits library only when limits are on (companion.ON_FIRST_USE).
+    assert started["imported for later"] == []
+
+
+def test_a_server_loads_what_loads_on_first_use_before_its_workers_fork(tmp_path: Path) -> None:
+    # gunicorn forks from the process that imported wsgi.py (preload_app), and freezes
+    # what it holds: each worker shares these instead of importing its own.
+    loaded = "import sys, wsgi; from companion import ON_FIRST_USE; "
+    loaded += "print(sorted(m for m in ON_FIRST_USE if m not in sys.modules))"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY")}
+    ran = subprocess.run(
+        [sys.executable, "-c", loaded],
+        cwd=ROOT,
+        env=env | {"COMPANION_INSTANCE": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert ran.stdout.splitlines()[-1] == "[]"
 
 
 def test_a_table_is_refereed_with_limits_and_compression_off(app_with: Any) -> None:

@@ -63,7 +63,7 @@ for name, into in (("app.zip", Path("/app")), ("site.zip", Path(site.getsitepack
         same = [(into / entry.filename).read_bytes() == whole.read(entry) for entry in files]
         said.setdefault("unpacked", {})[name] = [len(files), sum(same)]
 cached = phone.app.jinja_env.cache.values()
-said["templates from"] = sorted({Path(template.filename).parent.name for template in cached})
+said["templates from"] = sorted({t.root_render_func.__code__.co_filename[:5] for t in cached})
 """
 
 
@@ -100,7 +100,7 @@ def test_the_start_unpacks_every_file_of_the_zips_as_python_reads_them(
 
 
 def test_the_phone_renders_the_templates_the_build_compiled(played: dict[str, Any]) -> None:
-    assert played["said"]["templates from"] == ["compiled_templates"]
+    assert played["said"]["templates from"] == ["tmpl_"]  # the modules compile_templates made
 
 
 def test_the_rules_page_opens_in_the_phone(played: dict[str, Any]) -> None:
