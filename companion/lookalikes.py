@@ -32,8 +32,9 @@ class LookAlikeNames(IllegalActionError):
 @lru_cache(maxsize=4096)
 def _homoglyphs(char: str) -> frozenset[str]:
     """The single characters Unicode lists as look-alikes of `char`."""
-    # Here, not at the top: its table loads in a tenth of a start in a phone, and only
-    # a seating or an import asks for it.
+    # Here, not at the top: its table takes tens of milliseconds to load in a phone's
+    # start, and only a seating or an import asks for it (a server loads it before it
+    # forks: companion.ON_FIRST_USE).
     from confusable_homoglyphs import confusables
 
     found = confusables.is_confusable(char, greedy=True)
