@@ -180,6 +180,33 @@ SITE = STANDALONE / "site"
 GZIPPED = ("pyodide/", "python/")
 
 
+# The page's files that say something (babel.cfg lists them for `make messages` too).
+PAGE_SPEAKS = ("shell.js", "sw.js")
+
+
+def page_words() -> dict[str, dict[str, str]]:
+    """Each sentence the page and its service worker say (each given to _ in
+    PAGE_SPEAKS, as `make messages` finds them) in each of the app's other languages,
+    by the code the page matches the browser's languages with (pt for pt_BR)."""
+    from babel.messages.extract import extract_javascript
+    from babel.support import Translations
+
+    from engine import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
+
+    found = []
+    for page in PAGE_SPEAKS:
+        with (SITE / page).open("rb") as source:
+            # _("...", fields) is found as the sentence and None
+            found += [said for _, _, said, _ in extract_javascript(source, ["_"], [], {})]
+    sentences = sorted({said[0] if isinstance(said, tuple) else said for said in found})
+    words = {}
+    for code in LANGUAGES:
+        if code != SOURCE_LANGUAGE:
+            catalog = Translations.load(str(LOCALE_DIR), [code])
+            words[code.split("_")[0]] = {text: catalog.gettext(text) for text in sentences}
+    return words
+
+
 def site(out: Path) -> None:
     """The page that downloads, keeps and runs the app (standalone/site/), the app's
     static files, its manifest
@@ -192,6 +219,12 @@ def site(out: Path) -> None:
 
     for file in SITE.iterdir():
         shutil.copy2(file, out)
+    words = json.dumps(page_words(), ensure_ascii=False, indent=1, sort_keys=True)
+    (out / "words.js").write_text(
+        "// Made by make standalone: the page's sentences (shell.js, sw.js) in the app's other\n"
+        f"// languages, from their catalogs (engine/locale).\nself.WORDS = {words};\n",
+        encoding="utf-8",
+    )
     for name, _size, _purpose in pwa.ICONS:
         shutil.copy2(ROOT / "static" / name, out)
     shutil.copy2(ROOT / "static" / "icon.svg", out)

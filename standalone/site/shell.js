@@ -14,94 +14,27 @@
   var SETTINGS = "nomercy.standalone.settings";
   var APP = new URL("app/", location.href);
 
-  // ---- the few sentences of this page, in the app's languages
-  var WORDS = {
-    en: {
-      starting: "Starting the app…",
-      downloading: "Downloading the app, once: it is kept on this phone for use with no connection.",
-      figures: "{done} of {total} MB",
-      python: "Starting the app's Python…",
-      unsupported: "This browser can't keep the app on the phone. It needs a recent browser, and a secure address (https).",
-      offline: "The app could not be downloaded: no connection. Open it once with a connection; from then on it works without one.",
-      elsewhere: "The app is already open in another tab or window of this browser. Use that one, or close it: the app then starts here.",
-      failed: "The app could not start: {why}",
-      again: "Try again",
-      update: "A new version of the app is ready: it opens the next time the app starts. Your matches are kept.",
-    },
-    de: {
-      starting: "Die App startet…",
-      downloading: "Die App wird einmalig heruntergeladen: Sie bleibt auf diesem Handy und funktioniert dann ohne Verbindung.",
-      figures: "{done} von {total} MB",
-      python: "Das Python der App startet…",
-      unsupported: "Dieser Browser kann die App nicht auf dem Handy behalten. Sie braucht einen aktuellen Browser und eine sichere Adresse (https).",
-      offline: "Die App konnte nicht heruntergeladen werden: keine Verbindung. Öffne sie einmal mit Verbindung; danach funktioniert sie auch ohne.",
-      elsewhere: "Die App ist schon in einem anderen Tab oder Fenster dieses Browsers offen. Nutze jenes oder schließe es: Dann startet die App hier.",
-      failed: "Die App konnte nicht starten: {why}",
-      again: "Noch einmal versuchen",
-      update: "Eine neue Version der App ist bereit: Sie öffnet sich beim nächsten Start der App. Eure Partien bleiben erhalten.",
-    },
-    es: {
-      starting: "Iniciando la app…",
-      downloading: "Descargando la app, una sola vez: se queda en este teléfono para usarla sin conexión.",
-      figures: "{done} de {total} MB",
-      python: "Iniciando el Python de la app…",
-      unsupported: "Este navegador no puede guardar la app en el teléfono. Necesita un navegador reciente y una dirección segura (https).",
-      offline: "No se pudo descargar la app: no hay conexión. Ábrela una vez con conexión; a partir de entonces funciona sin ella.",
-      elsewhere: "La app ya está abierta en otra pestaña o ventana de este navegador. Usa esa, o ciérrala: entonces la app se inicia aquí.",
-      failed: "La app no pudo iniciarse: {why}",
-      again: "Reintentar",
-      update: "Hay una nueva versión de la app: se abrirá la próxima vez que inicies la app. Tus partidas se conservan.",
-    },
-    fr: {
-      starting: "Démarrage de l’app…",
-      downloading: "Téléchargement de l’app, une seule fois : elle reste sur ce téléphone pour servir sans connexion.",
-      figures: "{done} sur {total} Mo",
-      python: "Démarrage du Python de l’app…",
-      unsupported: "Ce navigateur ne peut pas garder l’app sur le téléphone. Il faut un navigateur récent et une adresse sécurisée (https).",
-      offline: "L’app n’a pas pu être téléchargée : pas de connexion. Ouvrez-la une fois avec une connexion ; ensuite, elle marche sans.",
-      elsewhere: "L’app est déjà ouverte dans un autre onglet ou une autre fenêtre de ce navigateur. Utilisez celui-là, ou fermez-le : l’app démarre alors ici.",
-      failed: "L’app n’a pas pu démarrer : {why}",
-      again: "Réessayer",
-      update: "Une nouvelle version de l’app est prête : elle s’ouvrira au prochain démarrage de l’app. Vos parties sont conservées.",
-    },
-    pt: {
-      starting: "Iniciando o app…",
-      downloading: "Baixando o app, uma única vez: ele fica neste celular para usar sem conexão.",
-      figures: "{done} de {total} MB",
-      python: "Iniciando o Python do app…",
-      unsupported: "Este navegador não consegue guardar o app no celular. Ele precisa de um navegador recente e de um endereço seguro (https).",
-      offline: "Não foi possível baixar o app: sem conexão. Abra-o uma vez com conexão; depois disso ele funciona sem.",
-      elsewhere: "O app já está aberto em outra aba ou janela deste navegador. Use aquela, ou feche-a: o app então inicia aqui.",
-      failed: "O app não conseguiu iniciar: {why}",
-      again: "Tentar de novo",
-      update: "Uma nova versão do app está pronta: ela abre na próxima vez que o app iniciar. Suas partidas são mantidas.",
-    },
-  };
-  var language = (navigator.languages || [navigator.language || "en"])
-    .map(function (tag) { return tag.toLowerCase().split("-")[0]; })
-    .filter(function (code) { return WORDS[code]; })[0] || "en";
-  document.documentElement.lang = language === "pt" ? "pt-BR" : language;
-  function words(key, fields) {
-    return WORDS[language][key].replace(/\{(\w+)\}/g, function (_, name) { return fields[name]; });
-  }
+  // ---- the few sentences of this page: each given to _ (language.js, words.js)
+  var _ = self._;
+  document.documentElement.lang = self.LANGUAGE === "pt" ? "pt-BR" : self.LANGUAGE;
 
   var said = document.getElementById("said");
   var bar = document.getElementById("bar");
   var figures = document.getElementById("figures");
   var again = document.getElementById("again");
   var frame = document.getElementById("app");
-  function say(key, fields) { said.textContent = words(key, fields || {}); }
-  function stopped(key, fields) {
-    say(key, fields);
+  function say(text) { said.textContent = text; }
+  function stopped(text) {
+    say(text);
     bar.hidden = figures.hidden = true;
-    again.textContent = words("again", {});
+    again.textContent = _("Try again");
     again.hidden = false;
     again.onclick = function () { location.reload(); };
   }
-  say("starting");
+  say(_("Starting the app…"));
 
   if (!("serviceWorker" in navigator) || !self.caches || !self.Worker || !window.isSecureContext) {
-    stopped("unsupported");
+    stopped(_("This browser can't keep the app on the phone. It needs a recent browser, and a secure address (https)."));
     return;
   }
 
@@ -114,14 +47,14 @@
       function count(bytes) {
         done = Math.min(done + bytes, total); // a host may send a .gz unpacked
         bar.value = done / total;
-        figures.textContent = words("figures", { done: megabytes(done), total: megabytes(total) });
+        figures.textContent = _("{done} of {total} MB", { done: megabytes(done), total: megabytes(total) });
       }
       return Promise.all(BUILD.files.map(function (file) {
         var url = new URL(file[0], location.href).href;
         return cache.match(url).then(function (kept) {
           if (kept) { count(self.downloadSize(file)); return; }
           if (bar.hidden) { // something to download: the bar is shown
-            say("downloading");
+            say(_("Downloading the app, once: it is kept on this phone for use with no connection."));
             bar.hidden = figures.hidden = false;
           }
           return self.downloadFile(file, count).then(function (response) {
@@ -198,7 +131,7 @@
       worker.addEventListener("statechange", function () {
         if (worker.state === "installed" && navigator.serviceWorker.controller) {
           var news = document.getElementById("news");
-          news.textContent = words("update", {});
+          news.textContent = _("A new version of the app is ready: it opens the next time the app starts. Your matches are kept.");
           news.hidden = false;
           news.onclick = function () { news.hidden = true; };
           setTimeout(function () { news.hidden = true; }, 10000);
@@ -212,7 +145,7 @@
   // ---- the app's Python, in a worker; the frame's requests handed to it
   var answered = self.ANSWERED = [];
   function startPython() {
-    say("python");
+    say(_("Starting the app's Python…"));
     return new Promise(function (resolve, reject) {
       // The tap guard's timings for this browser only, if set (the tests' quicker taps:
       // tests/browser/test_standalone.py); the worker takes no other setting.
@@ -284,8 +217,9 @@
       var started = performance.now();
       return download().then(function () { downloadTime.download = performance.now() - started; });
     }).catch(function (error) {
-      stopped(navigator.onLine === false || error instanceof TypeError ? "offline" : "failed",
-        { why: String(error.message || error) });
+      stopped(navigator.onLine === false || error instanceof TypeError
+        ? _("The app could not be downloaded: no connection. Open it once with a connection; from then on it works without one.")
+        : _("The app could not start: {why}", { why: String(error.message || error) }));
       throw error;
     }).then(function () {
       // Checked with the host on each start, build.js included (never from the HTTP cache).
@@ -298,7 +232,7 @@
       running = worker;
       show();
     }).catch(function (error) {
-      if (again.hidden) { stopped("failed", { why: String(error.message || error) }); }
+      if (again.hidden) { stopped(_("The app could not start: {why}", { why: String(error.message || error) })); }
     });
   }
 
@@ -306,11 +240,13 @@
   // A reload's page waits a moment for the page before it to let go; another tab's is
   // said to be in the way until it closes.
   if (navigator.locks) {
-    var waiting = setTimeout(function () { stopped("elsewhere"); }, 3000);
+    var waiting = setTimeout(function () {
+      stopped(_("The app is already open in another tab or window of this browser. Use that one, or close it: the app then starts here."));
+    }, 3000);
     navigator.locks.request("nomercy-standalone", function () {
       clearTimeout(waiting);
       again.hidden = true;
-      say("starting");
+      say(_("Starting the app…"));
       return run().then(function () { return new Promise(function () {}); });
     });
   } else {

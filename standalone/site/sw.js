@@ -4,7 +4,7 @@
 // under app/ is the app's: handed to the page running the app's Python (shell.js, then
 // worker.js), which answers it as the server would.
 "use strict";
-importScripts("build.js", "files.js");
+importScripts("build.js", "files.js", "words.js", "language.js");
 
 var PREFIX = "standalone-"; // not the server app's own worker's prefix: neither deletes the other's
 var CACHE = PREFIX + self.BUILD.version;
@@ -127,8 +127,9 @@ function firstAnswer(asked) {
 }
 
 function notRunning() {
-  var page = "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
-    "<title>No Mercy Companion</title><p>The app is not running in this browser. " +
-    "<a href='" + SCOPE + "' target='_top'>Open the app</a></p>";
+  var page = "<!doctype html><html lang='" + self.LANGUAGE + "'><meta charset=utf-8>" +
+    "<meta name=viewport content='width=device-width'><title>No Mercy Companion</title><p>" +
+    _("The app is not running in this browser.") + " " +
+    "<a href='" + SCOPE + "' target='_top'>" + _("Open the app") + "</a></p>";
   return new Response(page, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
