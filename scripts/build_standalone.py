@@ -185,9 +185,10 @@ PAGE_SPEAKS = ("shell.js", "sw.js")
 
 
 def page_words() -> dict[str, dict[str, str]]:
-    """Each sentence the page and its service worker say (each given to _ in
-    PAGE_SPEAKS, as `make messages` finds them) in each of the app's other languages,
-    by the code the page matches the browser's languages with (pt for pt_BR)."""
+    """Each sentence the page and its service worker say (each given to _, the only
+    name they translate with, in PAGE_SPEAKS, as `make messages` finds them) in each of
+    the app's other languages, by the code the page matches the browser's languages
+    with (pt for pt_BR)."""
     from babel.messages.extract import extract_javascript
     from babel.support import Translations
 
@@ -196,9 +197,11 @@ def page_words() -> dict[str, dict[str, str]]:
     found = []
     for page in PAGE_SPEAKS:
         with (SITE / page).open("rb") as source:
-            # _("...", fields) is found as the sentence and None
             found += [said for _, _, said, _ in extract_javascript(source, ["_"], [], {})]
-    sentences = sorted({said[0] if isinstance(said, tuple) else said for said in found})
+    # A call with fields may be found as (sentence, None); only literal sentences count
+    # (the pages give _ nothing else).
+    firsts = [said[0] if isinstance(said, tuple) else said for said in found]
+    sentences = sorted({said for said in firsts if isinstance(said, str)})
     words = {}
     for code in LANGUAGES:
         if code != SOURCE_LANGUAGE:

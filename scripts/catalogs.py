@@ -1,10 +1,11 @@
 """The catalogs in engine/locale: extract, merge, compile (`make messages` runs this).
 
-Every translatable sentence of the engine, the app and the templates is gathered into
-messages.pot (no source locations, sorted: it changes only when a sentence does),
-merged into each shipped language's messages.po (translators fill those in), and
-compiled into the .mo files the app and the engine read (committed, so a checkout
-speaks every language at once). tests/test_catalogs.py checks all three are current.
+Every translatable sentence of the engine, the app, the templates and the phone's page
+(standalone/site/shell.js, sw.js: babel.cfg) is gathered into messages.pot (no source
+locations, sorted: it changes only when a sentence does), merged into each shipped
+language's messages.po (translators fill those in), and compiled into the .mo files the
+app and the engine read (committed, so a checkout speaks every language at once).
+tests/test_catalogs.py checks all three are current.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The catalogs (engine/locale) are complete and current in every shipped language.
 
-A sentence added to the engine, the app or a template without a translation in each
-catalog fails here: `make messages`, then fill in the .po files.
+A sentence added to the engine, the app, a template or the phone's page (shell.js,
+sw.js) without a translation in each catalog fails here: `make messages`, then fill in
+the .po files.
 """
 
 from __future__ import annotations

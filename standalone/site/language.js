@@ -7,6 +7,8 @@
 self.LANGUAGE = (self.navigator.languages || [self.navigator.language || "en"])
   .map(function (tag) { return tag.toLowerCase().split("-")[0]; })
   .filter(function (code) { return code === "en" || (self.WORDS || {})[code]; })[0] || "en";
+// As a page's lang says it (the app's Portuguese is Brazil's).
+self.LANGUAGE_TAG = self.LANGUAGE === "pt" ? "pt-BR" : self.LANGUAGE;
 
 // A sentence in that language, its {fields} filled in.
 self._ = function (text, fields) {

@@ -15,8 +15,8 @@
   var APP = new URL("app/", location.href);
 
   // ---- the few sentences of this page: each given to _ (language.js, words.js)
-  var _ = self._;
-  document.documentElement.lang = self.LANGUAGE === "pt" ? "pt-BR" : self.LANGUAGE;
+  var _ = self._ || function (text) { return text; }; // English, were language.js missing
+  document.documentElement.lang = self.LANGUAGE_TAG || "en";
 
   var said = document.getElementById("said");
   var bar = document.getElementById("bar");

@@ -126,10 +126,16 @@ function firstAnswer(asked) {
   });
 }
 
+function escaped(text) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
 function notRunning() {
-  var page = "<!doctype html><html lang='" + self.LANGUAGE + "'><meta charset=utf-8>" +
+  // Each sentence given to _ on its own: `make messages` finds no call inside another.
+  var said = _("The app is not running in this browser.");
+  var open = _("Open the app");
+  var page = "<!doctype html><html lang='" + self.LANGUAGE_TAG + "'><meta charset=utf-8>" +
     "<meta name=viewport content='width=device-width'><title>No Mercy Companion</title><p>" +
-    _("The app is not running in this browser.") + " " +
-    "<a href='" + SCOPE + "' target='_top'>" + _("Open the app") + "</a></p>";
+    escaped(said) + " <a href='" + SCOPE + "' target='_top'>" + escaped(open) + "</a></p>";
   return new Response(page, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from babel.support import Translations
 
+from companion.views.phone import build_listing
 from engine import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,3 +42,50 @@ def test_the_page_s_sentences_come_from_the_catalogs_in_every_language(build: Pa
         assert set(in_the_page) == said, code
         assert all(in_the_page[s] == catalog.gettext(s) != s for s in said), code
     assert "Die App" not in shell + worker  # no sentence translated outside the catalogs
+
+
+# The page's language.js with the build's words.js, run as a page runs them, for a
+# browser that prefers `languages`: what it chose, and two sentences it then says.
+SPOKEN = """
+const vm = require("node:vm");
+const fs = require("node:fs");
+const [build, languages] = process.argv.slice(1);
+const page = { navigator: { languages: JSON.parse(languages) } };
+page.self = page;
+vm.createContext(page);
+for (const file of ["words.js", "language.js"]) {
+  vm.runInContext(fs.readFileSync(`${build}/${file}`, "utf8"), page);
+}
+console.log(JSON.stringify([page.LANGUAGE_TAG, page._("Starting the app…"),
+  page._("{done} of {total} MB", { done: "1.5", total: "11.9" })]));
+"""
+
+
+@pytest.mark.parametrize(
+    ("languages", "tag", "starting", "figures"),
+    [
+        (["de-AT", "en"], "de", "Die App startet…", "1.5 von 11.9 MB"),
+        (["pt-BR"], "pt-BR", "Iniciando o app…", "1.5 de 11.9 MB"),
+        (["it", "fr-CA"], "fr", "Démarrage de l’app…", "1.5 sur 11.9 Mo"),
+        (["en-US", "de"], "en", "Starting the app…", "1.5 of 11.9 MB"),
+        ([], "en", "Starting the app…", "1.5 of 11.9 MB"),
+    ],
+)
+def test_the_page_speaks_the_browser_s_first_language_the_app_speaks(
+    build: Path, languages: list[str], tag: str, starting: str, figures: str
+) -> None:
+    ran = subprocess.run(
+        ["node", "-e", SPOKEN, str(build), json.dumps(languages)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert json.loads(ran.stdout) == [tag, starting, figures]
+
+
+def test_the_page_s_words_are_kept_for_use_offline(build: Path) -> None:
+    # In build.js's files: a first visit keeps them, the service worker imports them.
+    kept = {file[0] for file in build_listing(build)["files"]}
+    assert {"words.js", "language.js", "shell.js", "sw.js"} <= kept
+    assert '<script src="words.js" defer></script>' in (build / "index.html").read_text()
