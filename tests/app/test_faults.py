@@ -42,7 +42,8 @@ def test_a_worker_killed_mid_recording_loses_nothing(gunicorn: Gunicorn) -> None
     acked: list[tuple[int, str, str]] = []
     lost = 0  # requests cut off by the kill: recorded or not, never half
     lock = threading.Lock()
-    stop = time.monotonic() + 8
+    began = time.monotonic()
+    stop = began + 8
 
     def play(n: int, browser: Browser) -> None:
         nonlocal lost
@@ -78,6 +79,10 @@ def test_a_worker_killed_mid_recording_loses_nothing(gunicorn: Gunicorn) -> None
         if workers:
             os.kill(random.choice(workers), signal.SIGKILL)
             kills += 1
+        # A loaded machine (CI's) may fit fewer plays between the kills: a little longer
+        # then, until enough were acknowledged to tell anything (4 of 15 kills once).
+        if time.monotonic() > stop - 1.5 and len(acked) < 5 and stop < began + 30:
+            stop += 4
     for t in threads:
         t.join(60)
     assert kills >= 5 and len(acked) >= 5, (kills, len(acked), gunicorn.log())
