@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -20,14 +19,6 @@ from companion.standalone import Standalone
 from tests.standalone import scenario
 
 ROOT = Path(__file__).resolve().parents[2]
-BUILD = ROOT / "build" / "standalone"
-
-
-@pytest.fixture(scope="module")
-def build() -> Path:
-    if not (BUILD / "build.js").exists():
-        subprocess.run([sys.executable, "scripts/build_standalone.py"], cwd=ROOT, check=True)
-    return BUILD
 
 
 def in_pyodide(build: Path, folder: Path, python: str) -> dict[str, Any]:

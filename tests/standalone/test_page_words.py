@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,14 +16,6 @@ from companion.views.phone import build_listing
 from engine import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 ROOT = Path(__file__).resolve().parents[2]
-BUILD = ROOT / "build" / "standalone"
-
-
-@pytest.fixture(scope="module")
-def build() -> Path:
-    if not (BUILD / "build.js").exists():
-        subprocess.run([sys.executable, "scripts/build_standalone.py"], cwd=ROOT, check=True)
-    return BUILD
 
 
 def test_the_page_s_sentences_come_from_the_catalogs_in_every_language(build: Path) -> None:
