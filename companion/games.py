@@ -202,7 +202,7 @@ class GameCache:
                 return table, refusal
 
     def judge_all(
-        self, match: Match, read_lines: ReadLines, lines: Sequence[Line]
+        self, match: Match, read_lines: ReadLines, lines: Sequence[Line | str]
     ) -> tuple[Table, tuple[Step, ...] | EngineError]:
         """`judge` for several lines, each on the state the one before it leaves."""
         with self._holding(match, read_lines) as held:

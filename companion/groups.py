@@ -232,12 +232,12 @@ class Groups(GroupReads):
             except IntegrityError:  # the same record, moved in by a send at the same moment
                 if (placed := self.group_of(match.id)) is None or placed.id != group.id:
                     raise
-                return Received(group, match, again=True)
+                return Received(group, match, again=True, added=imported.added)
             if isinstance(moved, Refusal):
                 return moved
             match = moved
         audit("received", match.id, "editor", group=group.id, again=imported.again)
-        return Received(group, match, imported.again)
+        return Received(group, match, imported.again, imported.added)
 
     def move_in(self, match_id: str, group_id: str, phone: Phone) -> Match | Refusal:
         """Put a match played outside any group into this group: each of its names is
@@ -278,11 +278,13 @@ class Groups(GroupReads):
 @dataclass(frozen=True)
 class Received:
     """A record sent to a group: the match it is, in the group; `again` when the record
-    had been received before (sent twice, or again after its answer was lost)."""
+    had been received before (sent twice, or again after its answer was lost, or again
+    after more was played in the phone: those lines were `added`)."""
 
     group: Group
     match: Match
     again: bool
+    added: int = 0  # the record's lines played since it was sent, added to the match
 
 
 def _new_name(typed: str, roster: Sequence[Member]) -> str | Refusal:

@@ -7,6 +7,7 @@ takes time and memory for each line).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flask_babel import format_number
@@ -17,14 +18,17 @@ from engine import (
     N_,
     ActionLine,
     DealerLine,
+    EngineError,
     Game,
     HouseRules,
     Out,
     RecordError,
     RecordLine,
+    RenameLine,
     RulesLine,
     StartLine,
     Wins,
+    name_key,
     replay,
     strip_comment,
 )
@@ -33,11 +37,13 @@ from engine import (
 HEADER_LINES = 4
 
 
-# A record whose key names a match imported before, with lines that match does not have.
+# A record whose key names a match imported before, when the two went on differently
+# since (or the record seats other players): neither can take the other's lines.
 RECORD_DIFFERS = N_(
-    "A match was imported from this record before, and this record holds lines that match "
-    "does not: nothing was imported. Open that match to go on from there, or remove this "
-    "record's first line (record: ...) to import it as a new match."
+    "A match was imported from this record before, and since then that match and this "
+    "record went on with different lines: nothing was imported. Open that match to go on "
+    "from there, or remove this record's first line (record: ...) to import it as a new "
+    "match."
 )
 
 
@@ -78,6 +84,11 @@ class Imported:
     rules: HouseRules
     lines: list[str]
     results_only: bool  # quick-score lines and no start card: keep entering results
+    numbers: tuple[int, ...]  # each of `lines`' number in the record's text
+
+    def refused(self, index: int, error: EngineError) -> ImportRefused:
+        """`lines[index]` refused by the engine, named by its number in the record."""
+        return ImportRefused(RecordError(self.numbers[index], error))
 
 
 def read_record(text: str, max_lines: int) -> Imported:
@@ -112,7 +123,29 @@ def read_record(text: str, max_lines: int) -> Imported:
     )
     if len(lines) > max_lines:
         raise too_long(lines_in_record, max_lines)
-    return Imported(game, dealer, rules, [str(line) for line in lines], results_only)
+    # The log is the record's last lines: each counted as the text numbers it.
+    written = [n for n, raw in enumerate(text.splitlines(), start=1) if strip_comment(raw)]
+    numbers = tuple(written[len(written) - len(lines) :])
+    return Imported(game, dealer, rules, [str(line) for line in lines], results_only, numbers)
+
+
+def lines_to_add(logged: Sequence[str], sent: Sequence[str]) -> list[str] | None:
+    """What a record sent again holds that the match it made lacks (its `logged` lines):
+    the lines played in the phone after it was sent ([] when none: the match may have
+    moved on since); None when both went on with different lines.
+
+    The match's own rename lines are not the record's: a group that takes a match in
+    calls its players as its roster spells them. Spelt another way, a name is the same
+    player (the engine's comparison), so a line is compared as its name key."""
+    at = 0
+    for line in logged:
+        if at < len(sent) and name_key(line) == name_key(sent[at]):
+            at += 1
+        elif at == len(sent):
+            return []
+        elif not RenameLine.written(line):
+            return None
+    return list(sent[at:])
 
 
 def _seating_line(text: str) -> int:

@@ -35,10 +35,12 @@ class Undone:
 @dataclass(frozen=True)
 class ImportedMatch:
     """The match a record was imported as: new, or (`again`) the one its key (`record:`)
-    named, imported before from the same record."""
+    named, imported before from the same record (and played on since, in the phone that
+    sent it, when lines were `added`)."""
 
     match: Match
     again: bool
+    added: int = 0  # the record's lines played since it was sent, added to the match
 
 
 @dataclass(frozen=True)

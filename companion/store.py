@@ -1,9 +1,10 @@
 """What the screens ask of the matches: one call per use case, its outcome as data.
 
-Record a line, undo, rename players, import, create, share; the reads (show a table,
-poll it, its log, export) are `MatchReads`' (companion/match_reads.py), which `Store`
-extends. The views parse a form, call one of these and render what comes back; none of
-them knows how a match is read, written or cached.
+Record a line, undo, rename players, share; new matches (create, import) are
+`MatchMaking`'s (companion/match_making.py) and the reads (show a table, poll it, its
+log, export) `MatchReads`' (companion/match_reads.py), which `Store` extends. The views
+parse a form, call one of these and render what comes back; none of them knows how a
+match is read, written or cached.
 
 A match is its header row plus an append-only log of record lines; its state is the
 log replayed by the engine, kept per process in a `GameCache`. Recording a line is:
@@ -20,23 +21,20 @@ from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import NotFound
 
 from companion import statements
 from companion.access import Phone
 from companion.audit import audit
 from companion.games import GameCache
-from companion.imports import RECORD_DIFFERS, Imported, ImportRefused, read_record
 from companion.lookalikes import LookAlikeNames, check_look_alikes
-from companion.match_reads import MatchReads
+from companion.match_making import MatchMaking
 from companion.matches import Match, Table, row_follows
-from companion.models import new_match_id, new_token, now
+from companion.models import new_token, now
 from companion.outcomes import (
     AlreadyDone,
     Also,
     Full,
-    ImportedMatch,
     MovedOn,
     NotTaken,
     Recorded,
@@ -49,8 +47,6 @@ from companion.settings import MAX_MATCH_LINES
 from companion.taps import TapGuard
 from engine import (
     EngineError,
-    Game,
-    HouseRules,
     IllegalActionError,
     RenameLine,
     Step,
@@ -59,9 +55,10 @@ from engine import (
 # ---------------------------------------------------------------- the store
 
 
-class Store(MatchReads):
-    """The matches' use cases: `MatchReads` (companion/match_reads.py), and every write
-    of a match, its lines and its used keys (through companion/statements.py)."""
+class Store(MatchMaking):
+    """The matches' use cases: `MatchReads` and `MatchMaking`, recording, undo, renames
+    and links; every write of a match, its lines and its used keys goes through
+    companion/statements.py."""
 
     def __init__(
         self,
@@ -210,39 +207,9 @@ class Store(MatchReads):
                 return Refused(table, error)
             if steps:
                 judged.append((table, steps))
-        written: list[tuple[str, Step, int]] = []
-        moving = None  # the match being written
-        try:
-            with self.engine.begin() as connection:
-                for moving, steps in judged:
-                    last, version = moving.last_line_id, moving.version
-                    for step in steps:
-                        row_id = statements.add_line(
-                            self.engine,
-                            connection=connection,
-                            match_id=moving.match.id,
-                            version=version,
-                            last_line_id=last,
-                            editor_token=moving.match.editor_token,
-                            text=str(step.line),
-                            key=None,
-                            phone=phone.id,
-                            now=now(),
-                            **row_follows(step.after),
-                        )
-                        if row_id is None:
-                            raise statements.MovedMeanwhile()
-                        written.append((moving.match.id, step, row_id))
-                        last, version = row_id, version + 1
-                if also is not None:
-                    also(connection, "")
-        except statements.MovedMeanwhile:
-            assert moving is not None
-            now_at = self._read(moving.match.id)
-            return MovedOn(moving if now_at is None else self.games.table(now_at, self._read_lines))
-        for match_id, step, row_id in written:
-            self.games.recorded(match_id, step, row_id, phone.id)
-            audit("recorded", match_id, "editor", line=str(step.line))
+        written = self._append(judged, phone.id, also)
+        if isinstance(written, MovedOn):
+            return written
         return Renamed(tuple(dict.fromkeys(match_id for match_id, _s, _r in written)))
 
     def _not_written(
@@ -256,88 +223,7 @@ class Store(MatchReads):
                     return AlreadyDone()
         return MovedOn(table if table is not None else self.games.table(match, self._read_lines))
 
-    # ------------------------------------------------------------ new matches, links
-
-    def create(
-        self,
-        players: Sequence[str],
-        dealer: str,
-        rules: HouseRules,
-        mode: str,
-        also: Also | None = None,
-    ) -> Match:
-        """A new match; the engine checks the seating (raises EngineError). `also` writes
-        more in the same transaction (a group's match: its group and seats)."""
-        check_look_alikes(players)  # the app's rule on top of the engine's (an EngineError)
-        key = new_token() if self.keyed else None  # sent to a server later: one match there
-        game = Game(players, dealer=dealer, rules=rules, key=key)
-        match = self._insert(game, game.players[game.state.dealer], rules, mode, [], also, key)
-        audit("created", match.id, "editor", players=len(game.players), mode=mode)
-        return match
-
-    def import_record(self, text: str, mode: str = "referee") -> ImportedMatch:
-        """A new match from a table record (companion/imports.py: raises ImportRefused);
-        or, when the record's key (`record:`) names a match imported before, that one: a
-        record sent twice, or again after its answer was lost, is one match."""
-        record = read_record(text, self.max_lines)
-        key = record.game.key
-        if key is not None and (before := self.imported_as(key)) is not None:
-            return self._again(before, record)
-        mode = "quick" if record.results_only else mode  # keep entering results
-        game, dealer, rules, lines = record.game, record.dealer, record.rules, record.lines
-        try:
-            match = self._insert(game, dealer, rules, mode, lines, record_key=key)
-        except IntegrityError:
-            # The same record, sent at the same moment by another request, is in first.
-            if key is None or (before := self.imported_as(key)) is None:
-                raise
-            return self._again(before, record)
-        audit("imported", match.id, "editor", lines=len(lines), mode=mode)
-        return ImportedMatch(match, again=False)
-
-    def _again(self, before: Match, record: Imported) -> ImportedMatch:
-        """The match a record with this key made before, if this is that record (the
-        match may have moved on since); ImportRefused if the record holds lines the
-        match does not: they would be lost without a word."""
-        logged = [text for _, _, text, _ in self._read_lines(before.id, 1, before.version)]
-        header = (before.player_names, before.dealer, HouseRules.parse(before.rules))
-        if header != (list(record.game.seating), record.dealer, record.rules) or (
-            logged[: len(record.lines)] != record.lines
-        ):
-            raise ImportRefused(_(RECORD_DIFFERS))
-        audit("imported again", before.id, "editor", lines=len(record.lines))
-        return ImportedMatch(before, again=True)
-
-    def _insert(
-        self,
-        game: Game,
-        dealer: str,
-        rules: HouseRules,
-        mode: str,
-        lines: list[str],
-        also: Also | None = None,
-        record_key: str | None = None,
-    ) -> Match:
-        created = now()
-        values: dict[str, Any] = {
-            "id": new_match_id(),
-            "players": ", ".join(game.seating),  # the header (`names`: as called now)
-            "dealer": dealer,
-            "rules": str(rules),
-            "mode": mode,
-            "created_at": created,
-            "updated_at": created,
-            "version": len(lines),
-            "editor_token": new_token(),
-            "viewer_token": new_token(),
-            "record_key": record_key,
-            **row_follows(game.state),
-        }
-        with self.engine.begin() as connection:
-            last = statements.insert_match(connection, values, lines)
-            if also is not None:
-                also(connection, values["id"])
-        return Match.from_row(values | {"last_line_id": last})
+    # ------------------------------------------------------------ links
 
     def renew_links(self, match_id: str, phone: Phone) -> Match:
         """New share tokens: the old editor and viewer links stop working at once."""

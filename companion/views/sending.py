@@ -8,13 +8,14 @@ it carries none of the browser's cookies for the server: the link is its authori
 nothing is written to a session on receiving; the server then sends the browser on to
 the group's link, which opens the match with its roles, as any link does. A record sent
 twice, or again after its answer was lost, is the same match there (its key, `record:`,
-which every match made in the phone has: Store(keyed=True))."""
+which every match made in the phone has: Store(keyed=True)); sent again after more was
+played in the phone, the lines played since are added to it."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from flask import (
     Blueprint,
@@ -29,6 +30,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from companion import access
@@ -144,7 +146,10 @@ def receive(token: str) -> Response | tuple[str, int]:
     if isinstance(received, Refusal):
         return error_page(_("Not sent"), received.message), 409
     to = url_for(".received", token=token, match_id=received.match.id)
-    return redirect(to + ("?again=1" if received.again else ""), code=303)
+    said = {"again": 1} if received.again else {}
+    if received.added:
+        said["added"] = received.added
+    return redirect(to + (f"?{urlencode(said)}" if said else ""), code=303)
 
 
 @bp.get("/gj/<token>/received/<match_id>")
@@ -156,7 +161,19 @@ def received(token: str, match_id: str) -> Response:
     if group is None:
         raise access.NotAllowed(_("This link doesn't work"), GROUPS.gone())
     access.grant(group, "editor")
-    if request.args.get("again"):
+    added = request.args.get("added", 0, type=int)
+    if request.args.get("again") and added > 0:
+        flash(
+            ngettext(
+                "This record was sent before: the line played since was added to the "
+                "match, in %(group)s.",
+                "This record was sent before: the %(num)d lines played since were added "
+                "to the match, in %(group)s.",
+                added,
+                group=group.name,
+            )
+        )
+    elif request.args.get("again"):
         flash(
             _(
                 "This record was sent before: here is the match it made, in %(group)s.",

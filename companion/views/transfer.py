@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response as Redirect
 
 from companion import access
@@ -55,7 +56,17 @@ def import_record() -> Redirect | tuple[str, int]:
                 problem = _("Not imported. %(reason)s", reason=error)
             else:
                 access.grant(imported.match, "editor")
-                if imported.again:
+                if imported.added:
+                    flash(
+                        ngettext(
+                            "This record was imported before: the line played since was "
+                            "added to the match it made.",
+                            "This record was imported before: the %(num)d lines played "
+                            "since were added to the match it made.",
+                            imported.added,
+                        )
+                    )
+                elif imported.again:
                     flash(_("This record was imported before: here is the match it made."))
                 return redirect(url_for("table.show", match_id=imported.match.id), code=303)
     elif form.errors:

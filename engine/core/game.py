@@ -144,7 +144,7 @@ class Game:
         """Apply a line (or its text); raises an EngineError and changes nothing if refused.
         (`judge` then `push`, without the step between them: a simulator's every line.)"""
         if isinstance(line, str):
-            line = self._parse_one(line)
+            line = _parse_one(line, self.players)
         after = referee.apply(self._states[-1], line)
         self._lines.append(line)
         self._states.append(after)
@@ -154,25 +154,23 @@ class Game:
         """What the line (or its text) would do, without doing it: raises an EngineError
         if it is refused. `push` the step to make it happen."""
         if isinstance(line, str):
-            line = self._parse_one(line)
+            line = _parse_one(line, self.players)
         before = self._states[-1]
         return Step(line, before, referee.apply(before, line))
 
-    def judge_all(self, lines: Sequence[Line]) -> tuple[Step, ...]:
-        """What the lines would do one after another, without doing them: raises the
-        first refusal. `push` the steps, in order, to make them happen."""
+    def judge_all(self, lines: Sequence[Line | str]) -> tuple[Step, ...]:
+        """What the lines (or their texts) would do one after another, without doing
+        them: raises the first refusal. `push` the steps, in order, to make them happen.
+        A text names the players as they are called at its turn (after a rename line
+        among the lines before it)."""
         steps: list[Step] = []
         before = self._states[-1]
         for line in lines:
+            if isinstance(line, str):
+                line = _parse_one(line, before.players)
             steps.append(Step(line, before, referee.apply(before, line)))
             before = steps[-1].after
         return tuple(steps)
-
-    def _parse_one(self, text: str) -> Line:
-        line = self.parse(text)
-        if line is None:
-            raise NotationError(_("The line is empty: nothing to record."))
-        return line
 
     def push(self, step: Step) -> State:
         """Make a judged step happen; it must have been judged on the game as it is."""
@@ -285,3 +283,10 @@ def replay(text: str) -> Replay:
             RecordError(1, NotationError(_("The record is empty: it starts with 'players: ...'."))),
         )
     return Replay(game, None)
+
+
+def _parse_one(text: str, players: Sequence[str]) -> Line:
+    line = parse_line(text, players)
+    if line is None:
+        raise NotationError(_("The line is empty: nothing to record."))
+    return line

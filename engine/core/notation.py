@@ -195,6 +195,12 @@ class RenameLine:
     def __str__(self) -> str:
         return f"rename: {self.old}, {self.new}"
 
+    @staticmethod
+    def written(text: str) -> bool:
+        """Is the line's text a rename line? (No player is named after a header key.)"""
+        who, sep, _rest = strip_comment(text).partition(":")
+        return bool(sep) and " ".join(who.split()).lower() == "rename"
+
 
 # A record's own key: letters, digits, - and _ (a token a phone makes, URL-safe base64),
 # long enough that nobody guesses one (16 characters: 96 bits).

@@ -1,7 +1,8 @@
 """A record sent twice is one match: its key (`record: KEY`, the engine's notation) names
 the match it was imported as, so a phone that sends it again (twice, or after the answer
-was lost) is shown that match, never a second one. A record without a key is a new match
-at every import, as before."""
+was lost) is shown that match, never a second one; sent again after it was played on, the
+lines played since are added to that match. A record without a key is a new match at
+every import, as before."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 from flask import Flask
+from hypothesis import given
+from hypothesis import strategies as st
 
+from companion.imports import lines_to_add
 from tests.app.helpers import Tabletop
 from tests.app.test_transfer import import_file, import_text, new_id
 
@@ -17,6 +21,7 @@ KEYED = "record: sent-from-Anns-phone-1\nplayers: Ann, Bob, Cy\nstart: R5\nAnn: 
 # As the server exports it: with the dealer it took (the last player listed).
 EXPORTED = KEYED.replace("Cy\n", "Cy\ndealer: Cy\n", 1)
 AGAIN = "This record was imported before: here is the match it made."
+ADDED_ONE = "This record was imported before: the line played since was added to the match it made."
 
 
 def test_the_same_record_sent_twice_is_one_match(tabletop: Tabletop) -> None:
@@ -89,12 +94,33 @@ def test_a_watcher_exports_the_record_without_its_key(tabletop: Tabletop, app: F
     assert copy != match_id and watcher.line(match_id, "Bob", "R4").status == 403
 
 
-def test_a_record_with_lines_the_match_lacks_is_refused_not_dropped(tabletop: Tabletop) -> None:
+def test_a_record_played_on_after_it_was_sent_adds_the_lines_played_since(
+    tabletop: Tabletop,
+) -> None:
     match_id = new_id(tabletop, import_text(tabletop, KEYED))
-    page = import_text(tabletop, KEYED + "Bob: R4\n")  # played on after it was sent
+    page = import_text(tabletop, KEYED + "Bob: R4\n")  # played on in the phone, sent again
+    assert new_id(tabletop, page) == match_id
+    assert ADDED_ONE in page.doc.one(cls="notice").text
+    page = import_text(tabletop, KEYED + "Bob: R4\nCy: R6\nAnn: R2\n")
+    assert new_id(tabletop, page) == match_id
+    assert "the 2 lines played since were added" in page.doc.one(cls="notice").text
+    assert tabletop.export(match_id) == EXPORTED + "Bob: R4\nCy: R6\nAnn: R2\n"
+    # The same record once more (its answer was lost): nothing more to add.
+    page = import_text(tabletop, KEYED + "Bob: R4\nCy: R6\nAnn: R2\n")
+    assert AGAIN in page.doc.one(cls="notice").text
+    assert tabletop.match_count() == 1
+
+
+def test_a_record_and_its_match_gone_on_differently_are_refused_and_neither_changes(
+    tabletop: Tabletop,
+) -> None:
+    match_id = new_id(tabletop, import_text(tabletop, KEYED))
+    assert tabletop.line(match_id, "Bob", "R4").status == 303  # played on, on the server
+    page = import_text(tabletop, KEYED + "Bob: R6\n")  # and otherwise in the phone
     assert page.status == 422
-    assert "holds lines that match does not: nothing was imported" in page.text
-    assert tabletop.match_count() == 1 and "Bob: R4" not in tabletop.export(match_id)
+    assert "went on with different lines: nothing was imported" in page.text
+    assert tabletop.match_count() == 1
+    assert tabletop.export(match_id) == EXPORTED + "Bob: R4\n"
 
 
 def test_the_record_sent_again_after_the_match_moved_on_is_that_match(tabletop: Tabletop) -> None:
@@ -109,3 +135,35 @@ def test_look_alike_names_are_refused_at_the_seating_line(tabletop: Tabletop) ->
         tabletop, "# from a phone\nrecord: sent-from-Anns-phone-1\nplayers: Ann, \u0391nn\n"
     )
     assert page.status == 422 and "Line 3" in page.text
+
+
+LINES = st.lists(
+    st.sampled_from(["Ann: R3", "Bob: draw 2, R7 swap Ann", "Cy: take", "hand: 2", "start: G3"]),
+    max_size=12,
+)
+
+
+@given(LINES, st.data())
+def test_a_record_sent_again_adds_exactly_what_its_match_lacks(
+    played: list[str], data: st.DataObject
+) -> None:
+    sent_then = data.draw(st.integers(0, len(played)))  # the match holds what was sent then
+    sent_now = data.draw(st.integers(0, len(played)))  # and the phone sends this much now
+    logged = list(played[:sent_then])
+    for _ in range(data.draw(st.integers(0, 3))):  # a group's renames, anywhere after
+        logged.insert(data.draw(st.integers(0, len(logged))), "rename: Ann, ann")
+    logged = [
+        line.replace("Ann", "ANN", 1) if data.draw(st.booleans()) else line for line in logged
+    ]
+    assert lines_to_add(logged, played[:sent_now]) == played[sent_then:sent_now]
+
+
+@given(LINES, st.sampled_from(["Bob: R9", "Cy: W+6 B"]), st.data())
+def test_a_record_and_a_match_gone_on_differently_add_nothing(
+    played: list[str], other: str, data: st.DataObject
+) -> None:
+    at = data.draw(st.integers(0, len(played)))
+    mine = [*played[:at], "Ann: R1", *played[at:]]
+    theirs = [*played[:at], other]
+    assert lines_to_add(theirs, mine) is None
+    assert lines_to_add(mine, theirs) is None

@@ -145,3 +145,65 @@ def test_what_the_server_refuses_it_says(app: Flask) -> None:
     stranger = browser.post("/gj/nosuchgroup1234/records", data={"record": "x"}, headers=EN)
     assert stranger.status_code == 403
     assert "This link doesn't work" in Page(stranger).text
+
+
+def sent(phone: Tabletop, match_id: str, link: str, browser: Any) -> Any:
+    """The phone's record of the match as it is now, posted by its browser to the link."""
+    (form,) = send_form(phone, match_id, link).forms("/records")
+    return browser.post(form.action.removeprefix("http://localhost"), data=form.values())
+
+
+def test_a_match_played_on_in_the_phone_after_it_was_sent_is_sent_again_with_its_new_lines(
+    app: Flask, tmp_path: Path
+) -> None:
+    server = Tabletop(app, app.test_client())
+    crew = Crew(server)
+    group_id = crew.create("Friday crew")
+    crew.add(group_id, "ann")  # the group spells her otherwise: it calls her so from then on
+    link = editor_link(server, group_id)
+    phone, match_id = played_in_the_phone(tmp_path / "phone")
+    phone.play_lines(match_id, "start: R5", "Ann: R3")
+    browser = app.test_client()
+    first = sent(phone, match_id, link, browser)
+    assert first.status_code == 303
+    on_server = first.headers["Location"].rsplit("/", 1)[1]
+    browser.get(first.headers["Location"], follow_redirects=True)  # its roles, as it is sent on
+    server = Tabletop(app, browser)
+    assert server.export(on_server).endswith("Ann: R3\nrename: Ann, ann\n")
+
+    phone.play_lines(match_id, "Bob: R4", "Cy: R6")  # played on in the phone, sent again
+    again = sent(phone, match_id, link, browser)
+    assert again.headers["Location"].endswith(f"/{on_server}?again=1&added=2")
+    page = Page(browser.get(again.headers["Location"], headers=EN, follow_redirects=True))
+    assert (
+        "This record was sent before: the 2 lines played since were added to the match, "
+        "in Friday crew." in page.text
+    )
+    # The phone says Ann where the group says ann: the same player, and the same lines.
+    phone.play_lines(match_id, "Ann: R2")
+    assert sent(phone, match_id, link, browser).headers["Location"].endswith("&added=1")
+    assert sent(phone, match_id, link, browser).headers["Location"].endswith("?again=1")
+    assert server.export(on_server).endswith("rename: Ann, ann\nBob: R4\nCy: R6\nann: R2\n")
+    assert server.match_count() == 1
+
+
+def test_a_line_played_since_that_the_server_s_match_refuses_is_named_by_its_line(
+    app: Flask, tmp_path: Path
+) -> None:
+    server = Tabletop(app, app.test_client())
+    crew = Crew(server)
+    group_id = crew.create("Friday crew")
+    link = editor_link(server, group_id)
+    phone, match_id = played_in_the_phone(tmp_path / "phone")
+    phone.play_lines(match_id, "start: R5", "Ann: R3")
+    browser = app.test_client()
+    first = sent(phone, match_id, link, browser)
+    on_server = first.headers["Location"].rsplit("/", 1)[1]
+    browser.get(first.headers["Location"], follow_redirects=True)
+    crew.rename(group_id, "Bob", "Robert")  # on the server: Bob is Robert in every match
+    phone.play_lines(match_id, "Bob: R4")
+    refused = sent(phone, match_id, link, browser)
+    assert refused.status_code == 422
+    number = phone.export(match_id).splitlines().index("Bob: R4") + 1
+    assert f"Line {number} [" in Page(refused).text, Page(refused).text
+    assert Tabletop(app, browser).export(on_server).endswith("rename: Bob, Robert\n")

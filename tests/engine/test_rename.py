@@ -106,3 +106,19 @@ def test_statistics_count_the_player_across_the_rename() -> None:
     assert stats.scores == (35, 270, 0)
     roster = match_stats(game, names={"Bob": "Bobby"})  # a roster's names, by the header's
     assert roster.players == ("Ann", "Bobby", "Cy")
+
+
+def test_lines_judged_together_name_the_players_as_called_at_their_turn() -> None:
+    game = Game(["Ann", "Bob", "Cy"], dealer="Cy")
+    game.apply("start: R5")
+    steps = game.judge_all(["ann: R7 swap bob", "rename: BOB, Robert", "robert: R6"])
+    assert [str(step.line) for step in steps] == [
+        "Ann: R7 swap Bob",
+        "rename: Bob, Robert",
+        "Robert: R6",
+    ]
+    assert game.players == ("Ann", "Bob", "Cy")  # judged, not done
+    with pytest.raises(NotationError, match="no player 'Bob'"):
+        game.judge_all(["rename: Bob, Robert", "Bob: R6"])
+    assert RenameLine.written(" Rename : Bob, Robert # a group's new name")
+    assert not RenameLine.written("Renamed: R5") and not RenameLine.written("# rename: a, b")

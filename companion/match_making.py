@@ -1,0 +1,185 @@
+"""New matches: seated at a table, or imported from a table record (once per record
+key: a record sent again is the match it made, with the lines played since it was sent
+added), and the one bulk writer of judged lines (an import's lines added, a rename).
+`Store` (companion/store.py) extends it with recording, undo and links."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
+
+from companion import statements
+from companion.audit import audit
+from companion.imports import (
+    RECORD_DIFFERS,
+    Imported,
+    ImportRefused,
+    lines_to_add,
+    read_record,
+    too_long,
+)
+from companion.lookalikes import check_look_alikes
+from companion.match_reads import MatchReads
+from companion.matches import Match, Table, row_follows
+from companion.models import new_match_id, new_token, now
+from companion.outcomes import Also, ImportedMatch, MovedOn
+from engine import EngineError, Game, HouseRules, Step
+
+
+class MatchMaking(MatchReads):
+    """New matches and the lines written at once; the store's settings are `Store`'s."""
+
+    max_lines: int  # lines in a match's log, at most
+    keyed: bool  # new matches get a record key: the app in the phone (sent later)
+
+    def create(
+        self,
+        players: Sequence[str],
+        dealer: str,
+        rules: HouseRules,
+        mode: str,
+        also: Also | None = None,
+    ) -> Match:
+        """A new match; the engine checks the seating (raises EngineError). `also` writes
+        more in the same transaction (a group's match: its group and seats)."""
+        check_look_alikes(players)  # the app's rule on top of the engine's (an EngineError)
+        key = new_token() if self.keyed else None  # sent to a server later: one match there
+        game = Game(players, dealer=dealer, rules=rules, key=key)
+        match = self._insert(game, game.players[game.state.dealer], rules, mode, [], also, key)
+        audit("created", match.id, "editor", players=len(game.players), mode=mode)
+        return match
+
+    def import_record(self, text: str, mode: str = "referee") -> ImportedMatch:
+        """A new match from a table record (companion/imports.py: raises ImportRefused);
+        or, when the record's key (`record:`) names a match imported before, that one: a
+        record sent twice, or again after its answer was lost, is one match."""
+        record = read_record(text, self.max_lines)
+        key = record.game.key
+        if key is not None and (before := self.imported_as(key)) is not None:
+            return self._again(before, record)
+        mode = "quick" if record.results_only else mode  # keep entering results
+        game, dealer, rules, lines = record.game, record.dealer, record.rules, record.lines
+        try:
+            match = self._insert(game, dealer, rules, mode, lines, record_key=key)
+        except IntegrityError:
+            # The same record, sent at the same moment by another request, is in first.
+            if key is None or (before := self.imported_as(key)) is None:
+                raise
+            return self._again(before, record)
+        audit("imported", match.id, "editor", lines=len(lines), mode=mode)
+        return ImportedMatch(match, again=False)
+
+    def _again(self, before: Match, record: Imported) -> ImportedMatch:
+        """The match a record with this key made before, if this is that record: as it is
+        (it may have moved on since), or with the lines played in the phone since the
+        record was sent added at its end. ImportRefused when the two went on with
+        different lines (the record's would be lost without a word), or when the engine
+        refuses a line added (named by its number in the record)."""
+        seated = (list(record.game.seating), record.dealer, record.rules)
+        for _attempt in range(3):  # again when a line was recorded while these were judged
+            logged = [text for _, _, text, _ in self._read_lines(before.id, 1, before.version)]
+            header = (before.player_names, before.dealer, HouseRules.parse(before.rules))
+            added = lines_to_add(logged, record.lines) if header == seated else None
+            if added is None:
+                raise ImportRefused(_(RECORD_DIFFERS))
+            if not added:
+                audit("imported again", before.id, "editor", lines=len(record.lines))
+                return ImportedMatch(before, again=True)
+            if len(logged) + len(added) > self.max_lines:
+                raise too_long(len(logged) + len(added), self.max_lines)
+            table, steps = self.games.judge_all(before, self._read_lines, added)
+            if isinstance(steps, EngineError):
+                first = len(record.lines) - len(added)
+                raise record.refused(first + self._refused_at(before, added), steps)
+            written = self._append([(table, steps)], None)
+            if not isinstance(written, MovedOn):
+                audit("imported again", before.id, "editor", added=len(added))
+                return ImportedMatch(self._read(before.id) or before, again=True, added=len(added))
+            before = written.table.match
+        raise ImportRefused(_(RECORD_DIFFERS))
+
+    def _refused_at(self, match: Match, lines: Sequence[str]) -> int:
+        """Which of `lines`, judged one after another on the match, the engine refuses."""
+        for count in range(1, len(lines)):
+            _table, steps = self.games.judge_all(match, self._read_lines, lines[:count])
+            if isinstance(steps, EngineError):
+                return count - 1
+        return len(lines) - 1
+
+    def _insert(
+        self,
+        game: Game,
+        dealer: str,
+        rules: HouseRules,
+        mode: str,
+        lines: list[str],
+        also: Also | None = None,
+        record_key: str | None = None,
+    ) -> Match:
+        created = now()
+        values: dict[str, Any] = {
+            "id": new_match_id(),
+            "players": ", ".join(game.seating),  # the header (`names`: as called now)
+            "dealer": dealer,
+            "rules": str(rules),
+            "mode": mode,
+            "created_at": created,
+            "updated_at": created,
+            "version": len(lines),
+            "editor_token": new_token(),
+            "viewer_token": new_token(),
+            "record_key": record_key,
+            **row_follows(game.state),
+        }
+        with self.engine.begin() as connection:
+            last = statements.insert_match(connection, values, lines)
+            if also is not None:
+                also(connection, values["id"])
+        return Match.from_row(values | {"last_line_id": last})
+
+    def _append(
+        self,
+        judged: Sequence[tuple[Table, Sequence[Step]]],
+        phone: str | None,
+        also: Also | None = None,
+    ) -> list[tuple[str, Step, int]] | MovedOn:
+        """Write each table's judged steps at the end of its log, all of them with `also`
+        in one transaction, or none: MovedOn when a line was recorded meanwhile in one
+        of them. The rows written: (match id, step, row id)."""
+        written: list[tuple[str, Step, int]] = []
+        moving = None  # the match being written
+        try:
+            with self.engine.begin() as connection:
+                for moving, steps in judged:
+                    last, version = moving.last_line_id, moving.version
+                    for step in steps:
+                        row_id = statements.add_line(
+                            self.engine,
+                            connection=connection,
+                            match_id=moving.match.id,
+                            version=version,
+                            last_line_id=last,
+                            editor_token=moving.match.editor_token,
+                            text=str(step.line),
+                            key=None,
+                            phone=phone,
+                            now=now(),
+                            **row_follows(step.after),
+                        )
+                        if row_id is None:
+                            raise statements.MovedMeanwhile()
+                        written.append((moving.match.id, step, row_id))
+                        last, version = row_id, version + 1
+                if also is not None:
+                    also(connection, "")
+        except statements.MovedMeanwhile:
+            assert moving is not None
+            now_at = self._read(moving.match.id)
+            return MovedOn(moving if now_at is None else self.games.table(now_at, self._read_lines))
+        for match_id, step, row_id in written:
+            self.games.recorded(match_id, step, row_id, phone)
+            audit("recorded", match_id, "editor", line=str(step.line))
+        return written
