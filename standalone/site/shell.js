@@ -190,12 +190,28 @@
     return page || APP.href;
   }
 
+  // The app's language, as its page says it (its Language page's choice, else the
+  // browser's): this page and the service worker speak it too, from the next start on
+  // (language.js) and from now on.
+  var toldTheWorker = null;
+  function spoken(tag) {
+    if (!tag || !self.speak || !self.speak(tag)) { return; }
+    document.documentElement.lang = self.LANGUAGE_TAG;
+    localStorage.setItem(self.SPOKEN, self.LANGUAGE_TAG);
+    var worker = navigator.serviceWorker.controller;
+    if (worker && toldTheWorker !== self.LANGUAGE_TAG) {
+      worker.postMessage({ type: "language", tag: self.LANGUAGE_TAG });
+      toldTheWorker = self.LANGUAGE_TAG;
+    }
+  }
+
   function show() {
     frame.addEventListener("load", function () {
       try {
         var at = frame.contentWindow.location;
         localStorage.setItem(LAST, at.pathname + at.search);
         document.title = frame.contentDocument.title || document.title;
+        spoken(frame.contentDocument.documentElement.lang);
       } catch (e) { /* kept for this page only */ }
     });
     frame.src = firstPage();

@@ -33,7 +33,21 @@ self.addEventListener("install", function (event) {
 
 self.addEventListener("message", function (event) {
   if (event.data === "take-over") { self.skipWaiting(); }
+  if (event.data && event.data.type === "language" && self.speak(event.data.tag)) {
+    // The app's language (shell.js), kept for when this worker starts again.
+    told = true;
+    event.waitUntil(caches.open(CACHE).then(function (cache) {
+      return cache.put(SPOKEN_AT, new Response(self.LANGUAGE_TAG));
+    }));
+  }
 });
+
+// The app's language as the page last told it, once read (else the browser's).
+var SPOKEN_AT = url("language");
+var told = false;
+var spokenRead = caches.match(SPOKEN_AT, { cacheName: CACHE }).then(function (kept) {
+  return kept && kept.text().then(function (tag) { return told || self.speak(tag); });
+}).catch(function () { /* the browser's language */ });
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
@@ -90,7 +104,7 @@ function toApp(request) {
       return ask(shell, Object.assign({ body: got[0] && got[0].slice(0) }, asked));
     }));
   }).then(function (answer) {
-    if (!answer) { return notRunning(); }
+    if (!answer) { return spokenRead.then(notRunning); }
     var empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
     return new Response(empty ? null : answer.body, { status: answer.status, headers: answer.headers });
   });

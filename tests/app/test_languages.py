@@ -109,6 +109,16 @@ def test_next_keeps_a_path_on_the_site(client: FlaskClient, tabletop: Tabletop) 
     assert choose(client, tabletop, "es", "/import") == "/import"
 
 
+def test_the_language_link_goes_back_to_the_page_under_the_app_s_own_path(
+    client: FlaskClient,
+) -> None:
+    # The app in the phone answers under /standalone/app (its SCRIPT_NAME): the header's
+    # Language link once named the page without it, and the choice then left the app.
+    answer = client.get("/import", base_url="http://localhost/standalone/app/")
+    links = re.findall(r'href="([^"]*/language\?[^"]*)"', answer.text)
+    assert links == ["/standalone/app/language?next=/standalone/app/import"]
+
+
 def test_pages_vary_by_language(client: FlaskClient) -> None:
     for path in ("/", "/new", "/rules", "/language", "/import"):
         response = client.get(path)

@@ -71,6 +71,15 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     t.expect_turn("Hand 1 scored")
     assert fetched(frame, match_url + "/record.txt") == record
 
+    # German chosen on the app's Language page: the phone's own page speaks it too
+    # (its start, its notices), though this browser asks for English.
+    frame.goto(url + "app/")
+    frame.get_by_role("link", name="Language: English").click()
+    frame.locator('button[name="language"][value="de"]').click()
+    frame.wait_for_url(url + "app/")  # back where it was picked, in the app's own address
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    frame.goto(match_url)
+
     # The browser closed, the site's server gone: the app opens again, with the match.
     context.close()
     httpd.shutdown()
@@ -79,8 +88,18 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     page.on("pageerror", lambda error: errors.append(str(error)))
     context.set_offline(True)
     page.goto(url)
+    assert page.evaluate("[document.documentElement.lang, _('Starting the app…')]") == [
+        "de",
+        "Die App startet…",
+    ]
     frame = opened(page)
     assert frame.url == match_url
+    frame.goto(url + "app/")
+    frame.get_by_role("link", name="Sprache: Deutsch").click()
+    frame.locator('button[name="language"][value="en"]').click()
+    frame.wait_for_url(url + "app/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    frame.goto(match_url)
     assert page.evaluate("self.STARTED.download") < 1000  # nothing downloaded again
     Table(frame, url + "app").expect_turn("Hand 1 scored")
     assert fetched(frame, match_url + "/record.txt") == record

@@ -40,8 +40,10 @@ def test_the_page_s_sentences_come_from_the_catalogs_in_every_language(build: Pa
 SPOKEN = """
 const vm = require("node:vm");
 const fs = require("node:fs");
-const [build, languages] = process.argv.slice(1);
+const [build, languages, kept] = process.argv.slice(1);
 const page = { navigator: { languages: JSON.parse(languages) } };
+const keptAt = "nomercy.standalone.language";
+if (kept) { page.localStorage = { getItem: (key) => key === keptAt ? kept : null }; }
 page.self = page;
 vm.createContext(page);
 for (const file of ["words.js", "language.js"]) {
@@ -65,14 +67,35 @@ console.log(JSON.stringify([page.LANGUAGE_TAG, page._("Starting the app…"),
 def test_the_page_speaks_the_browser_s_first_language_the_app_speaks(
     build: Path, languages: list[str], tag: str, starting: str, figures: str
 ) -> None:
+    assert spoken(build, languages) == [tag, starting, figures]
+
+
+@pytest.mark.parametrize(
+    ("kept", "languages", "tag", "starting"),
+    [
+        ("de", ["fr-FR", "en"], "de", "Die App startet…"),
+        ("pt-BR", ["en-US"], "pt-BR", "Iniciando o app…"),
+        ("en", ["de-DE"], "en", "Starting the app…"),
+        ("it", ["fr-FR"], "fr", "Démarrage de l’app…"),  # not the app's: the browser's
+    ],
+)
+def test_the_page_speaks_the_app_s_language_as_its_last_page_said_it(
+    build: Path, kept: str, languages: list[str], tag: str, starting: str
+) -> None:
+    # shell.js keeps the lang of each page the app shows: the choice on its Language page.
+    assert spoken(build, languages, kept)[:2] == [tag, starting]
+
+
+def spoken(build: Path, languages: list[str], kept: str = "") -> list[str]:
     ran = subprocess.run(
-        ["node", "-e", SPOKEN, str(build), json.dumps(languages)],
+        ["node", "-e", SPOKEN, str(build), json.dumps(languages), kept],
         capture_output=True,
         text=True,
         check=True,
         timeout=60,
     )
-    assert json.loads(ran.stdout) == [tag, starting, figures]
+    answer: list[str] = json.loads(ran.stdout)
+    return answer
 
 
 def test_the_page_s_words_are_kept_for_use_offline(build: Path) -> None:
