@@ -159,6 +159,7 @@
           resolve(worker);
         }
         if (event.data.type === "failed") { reject(new Error(event.data.message)); }
+        if (event.data.type === "storage") { unkeptNotice(worker, event.data); }
         // What the app spent on each of the last requests (read by the measurements).
         if (event.data.type === "answered") {
           answered.push(event.data);
@@ -167,6 +168,19 @@
       };
       worker.onerror = function (event) { reject(new Error(event.message || "worker.js")); };
     });
+  }
+
+  // The browser refused to keep a change (worker.js): the table shows it, and this says
+  // it is not kept until a later write (or a tap on "Keep it") succeeds.
+  function unkeptNotice(worker, storage) {
+    var notice = document.getElementById("unkept");
+    if (storage.kept) { notice.hidden = true; return; }
+    if (storage.message) { console.warn("Not kept:", storage.message); }
+    document.getElementById("unkept-said").textContent = _("This phone did not keep the last change: its storage refused it (it may be full, or the browser keeps nothing in private browsing). The table shows it, but it is lost if the app closes now. Free some space, then tap Keep it.");
+    var button = document.getElementById("keep");
+    button.textContent = _("Keep it");
+    button.onclick = function () { worker.postMessage({ type: "keep" }); };
+    notice.hidden = false;
   }
 
   // The service worker asks every page of the app's address; until this one runs the
@@ -239,11 +253,13 @@
       throw error;
     }).then(function () {
       // Checked with the host on each start, build.js included (never from the HTTP cache).
-      return navigator.serviceWorker.register("sw.js", { updateViaCache: "none" });
-    }).then(function (registration) {
-      announceUpdates(registration);
+      var registered = navigator.serviceWorker.register("sw.js", { updateViaCache: "none" });
+      registered.then(announceUpdates, function () { /* the version this phone has */ });
       if (navigator.storage && navigator.storage.persist) { navigator.storage.persist(); }
-      return navigator.serviceWorker.ready;
+      // Not waited for once this phone has a version: a host that does not answer (a
+      // bad network) holds the browser's check of it, and this start would wait behind.
+      return navigator.serviceWorker.controller ? navigator.serviceWorker.ready
+        : registered.then(function () { return navigator.serviceWorker.ready; });
     }).then(startPython).then(function (worker) {
       running = worker;
       show();

@@ -2,7 +2,8 @@
 // unpacked from the build's zips, its folder (database, cookies) kept in the browser's
 // IndexedDB, and companion/standalone.py's bridge answering the requests the page hands
 // over (shell.js), one at a time. After an answer that changed the folder, the folder is
-// written back to IndexedDB before the answer leaves: a line the table saw is kept.
+// written back to IndexedDB before the answer leaves: a line the table saw is kept (and
+// if the browser refuses to keep it, the page says so until a later write succeeds).
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { unpackStored } from "./unpack.mjs";
 
@@ -73,10 +74,29 @@ function failure(error) {
   return String((error && error.message) || error).slice(-2000);
 }
 
+// A change the browser's storage refused to keep (full, or private browsing): the app
+// has it in memory, and each later answer (or the page's "keep") writes it again.
+let unkept = false;
+
+async function keep(py) {
+  try {
+    await sync(py, false);
+    if (unkept) self.postMessage({ type: "storage", kept: true });
+    unkept = false;
+  } catch (error) {
+    unkept = true;
+    self.postMessage({ type: "storage", kept: false, message: failure(error) });
+  }
+}
+
 let queue = Promise.resolve();
 try {
   const { py, phone, timings } = await start();
   self.onmessage = (event) => {
+    if (event.data && event.data.type === "keep") {
+      queue = queue.then(() => keep(py));
+      return;
+    }
     const port = event.ports[0];
     queue = queue.then(() => answer(py, phone, event.data, port));
   };
@@ -99,7 +119,7 @@ async function answer(py, phone, request, port) {
       given.destroy();
     }
     const answered = performance.now();
-    if (wrote) await sync(py, false);
+    if (wrote || unkept) await keep(py); // its answer is shown either way, as the app gave it
     const app = answered - started;
     const kept = performance.now() - answered;
     reply.headers.push(["Server-Timing", `app;dur=${app.toFixed(1)}, kept;dur=${kept.toFixed(1)}`]);

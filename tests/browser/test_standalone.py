@@ -12,7 +12,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Frame, expect
+from playwright.sync_api import Browser, Frame, Page, expect
 
 from engine.tools.cli import check_text
 
@@ -103,6 +103,11 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     assert page.evaluate("self.STARTED.download") < 1000  # nothing downloaded again
     Table(frame, url + "app").expect_turn("Hand 1 scored")
     assert fetched(frame, match_url + "/record.txt") == record
+    # (The site's server no longer answers, its socket still open: a host on a bad
+    # network. A reload once waited for the browser's check of it, for good.)
+    kept_when_the_storage_refuses(page, url)
+    frame = opened(page)
+    frame.goto(match_url)
     in_the_phone = {
         "table": frame.locator("main").inner_text(),
         "scores": scoreboard(frame),
@@ -141,6 +146,37 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     assert without_notices(in_the_phone["table"]) == without_notices(on_the_server["table"])
     assert server_url != match_url
     assert errors == []
+
+
+# The browser's IndexedDB refusing every write, as when the phone is full.
+REFUSE = """() => {
+  self.put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function () {
+    throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+  };
+}"""
+
+
+def kept_when_the_storage_refuses(page: Page, url: str) -> None:
+    """A line recorded while the browser refuses to keep it: the table shows it and the
+    page says it is not kept, until a tap on Keep it (with the storage back) keeps it;
+    a reload then still has it."""
+    t = Table(opened(page), url + "app")
+    other = t.new_match(["Dee", "Eve"])
+    (worker,) = page.workers
+    worker.evaluate(REFUSE)
+    t.start("Red 5")
+    t.expect_turn("Dee")  # the app has the line
+    notice = page.locator("#unkept")
+    expect(notice).to_contain_text("This phone did not keep the last change")
+    shot(page, "standalone-unkept", "phone")
+    worker.evaluate("() => { IDBObjectStore.prototype.put = self.put; }")
+    notice.get_by_role("button", name="Keep it").click()
+    expect(notice).to_be_hidden()
+    page.reload()
+    frame = opened(page)
+    assert frame.url == other
+    assert "start: R5" in fetched(frame, other + "/record.txt")
 
 
 def scoreboard(frame: Frame) -> str:
