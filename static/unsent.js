@@ -1,5 +1,6 @@
 // Never a lost tap. A play, undo or reveal that got no answer from the server (no
-// connection, the answer lost on the way back, a timeout, or a proxy's 502/503/504) is
+// connection, the answer lost on the way back, a timeout, a proxy's 502/503/504, or the
+// server's 503 when its database is out, which the notice names as such) is
 // kept on this phone (sessionStorage: a reload keeps it too) and offered again. "Send
 // again" posts the very same fields, form key included: a tap that did arrive counts
 // once (the server answers "already done" with the table as it is). Nothing is ever
@@ -10,6 +11,7 @@
   "use strict";
   var LOST = [0, 502, 503, 504];  // 0: no answer at all
   var RESEND = "data-unsent-resend";
+  var OUTAGE = "Companion-Outage";  // the app's header on its answer to a database outage
   var slot = "unsent " + location.pathname;  // one kept tap per table
   var box = null;
 
@@ -24,6 +26,10 @@
   }
 
   function show(tap, blocked) {
+    var why = box.querySelector("[data-unsent-why]");
+    if (!why.dataset.connection) { why.dataset.connection = why.textContent; }
+    // The server's own 503 when its database is out (companion/views), not the network.
+    why.textContent = tap.database ? why.dataset.database : why.dataset.connection;
     var what = box.querySelector("[data-unsent-what]");
     what.textContent = tap.label ? box.dataset.what.replace("{play}", tap.label) : box.dataset.unnamed;
     box.querySelector("[data-unsent-blocked]").hidden = !blocked;
@@ -64,6 +70,7 @@
     d.xhr.addEventListener("loadend", function () {
       box.querySelector("[data-unsent-send]").disabled = false;
       if (LOST.indexOf(d.xhr.status) >= 0) {
+        tap.database = d.xhr.getResponseHeader(OUTAGE) === "database";
         keep(tap);
         show(tap, false);
       } else if (resent) {  // answered: recorded now, already, or refused with the table

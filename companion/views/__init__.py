@@ -12,9 +12,11 @@ from werkzeug.exceptions import HTTPException
 
 from companion import inputs
 from companion.store import current_store
-from companion.views.errors import error_page, is_outage, release_session
+from companion.views.errors import error_page, http_error_page, is_outage, release_session
 from companion.views.errors import translated as _
 from companion.views.headers import response_headers
+
+OUTAGE = "Companion-Outage"  # names what is out, on the app's own 503 (static/unsent.js)
 
 # A request body gunicorn can't read as HTTP (a bad chunk size, a body cut short): it
 # surfaces where the app first reads the form, as gunicorn's own exception. Only when
@@ -142,20 +144,21 @@ def register(app: Flask) -> None:
         return {"status": "ok"}, 200
 
     @app.errorhandler(SQLAlchemyError)
-    def database_error(error: SQLAlchemyError) -> tuple[str, int]:
+    def database_error(error: SQLAlchemyError) -> tuple[str, int] | tuple[str, int, dict[str, str]]:
         release_session()  # before the page: the page must not touch a dead connection
         if not is_outage(error):  # a statement refused: a bug, not an outage
             current_app.log_exception(sys.exc_info())
             return server_error(error)
         return (
             error_page(
-                _("The database is not answering"),
+                _("The server's database is unreachable"),
                 _(
                     "Nothing was recorded and nothing is lost: the matches are safe in the "
                     "database. Try again in a moment."
                 ),
             ),
             503,
+            {OUTAGE: "database"},  # the table's notice names it (static/unsent.js)
         )
 
     @app.errorhandler(CSRFError)
@@ -184,12 +187,10 @@ def register(app: Flask) -> None:
         )
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[str, int]:
+    def http_error(error: HTTPException) -> tuple[str, int, dict[str, str]]:
         code = error.code or 500
-        return (
-            error_page(error.name, str(error.description)),
-            code,
-        )
+        allow = {name: value for name, value in error.get_headers() if name == "Allow"}
+        return http_error_page(code), code, allow  # a 405 says which methods it takes
 
     for malformed in MALFORMED_BODY:
         app.register_error_handler(malformed, malformed_body)

@@ -18,7 +18,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import BadHost, SecurityError
 
 from companion.extensions import db
-from engine import current_language
+from engine import N_, current_language
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,51 @@ PLAIN_PAGE = (
     "<title>{title} · No Mercy Companion</title></head>"
     "<body><main><h1>{title}</h1><p>{message}</p></main></body></html>\n"
 )
+
+
+# The framework's own errors (Werkzeug names them in English), each in the phone's
+# language: what happened, and what to do (the app's own errors have their own pages).
+HTTP_ERRORS: dict[int, tuple[str, str]] = {
+    400: (
+        N_("This request could not be read"),
+        N_(
+            "What this phone sent could not be read, so nothing was recorded. Reload the "
+            "page and try again."
+        ),
+    ),
+    405: (
+        N_("This page can't be opened that way"),
+        N_(
+            "A link was sent as a form, or a form opened as a link. Nothing was recorded: "
+            "go back, reload the page and try again."
+        ),
+    ),
+    413: (
+        N_("Too large to send"),
+        N_("What this phone sent is larger than this server takes, so nothing was recorded."),
+    ),
+    414: (
+        N_("Too long an address"),
+        N_(
+            "This address, or what the browser sent with it, is longer than this server "
+            "reads. Start from the list of matches."
+        ),
+    ),
+}
+HTTP_ERRORS[431] = HTTP_ERRORS[414]
+ANY_HTTP_ERROR = (
+    N_("This request can't be answered"),
+    N_(
+        "The server can't answer this request (HTTP %(code)s). Nothing was recorded: go "
+        "back, reload the page and try again."
+    ),
+)
+
+
+def http_error_page(code: int) -> str:
+    """The page of one of the framework's errors, in the request's language."""
+    title, message = HTTP_ERRORS.get(code, ANY_HTTP_ERROR)
+    return error_page(translated(title), translated(message, code=code))
 
 
 def error_page(title: str, message: str) -> str:
@@ -55,7 +100,7 @@ def translated(sentence: str, /, **fields: object) -> str:
 def is_outage(error: BaseException) -> bool:
     """The database can't be reached (refused, lost, timed out, shutting down), as
     opposed to a statement it refused (a DataError, a ProgrammingError): only an outage
-    is answered "the database is not answering"."""
+    is answered "the server's database is unreachable"."""
     if isinstance(error, DBAPIError) and error.connection_invalidated:
         return True
     if isinstance(error, OperationalError | InterfaceError | PoolTimeout):

@@ -4,6 +4,7 @@ every SQL error was reported as an outage, and an outage could answer gunicorn's
 
 from __future__ import annotations
 
+import html
 import logging
 import random
 import secrets
@@ -34,7 +35,7 @@ from tests.app.test_concurrency import (
 from tests.databases import postgres_url, reset_postgres
 from tests.servers import Gunicorn
 
-DOWN = "The database is not answering"
+DOWN = "The server's database is unreachable"
 
 # ---------------------------------------------------------------- which errors
 
@@ -126,7 +127,7 @@ def behind_proxy(
 
 
 def is_the_503_page(status: int, body: str) -> bool:
-    return status == 503 and (DOWN in body or "database unavailable" in body)
+    return status == 503 and (DOWN in html.unescape(body) or "database unavailable" in body)
 
 
 def answer_after_an_outage(browser: Browser, url: str, form: dict[str, str] | None = None) -> int:

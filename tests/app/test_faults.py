@@ -17,7 +17,7 @@ from sqlalchemy import event
 
 from companion.extensions import db
 from engine.tools.cli import check_text
-from tests.app.helpers import Tabletop
+from tests.app.helpers import Page, Tabletop
 from tests.app.test_concurrency import (
     USED_KEYS,
     Browser,
@@ -136,15 +136,17 @@ def test_the_database_down_gives_a_plain_page_and_loses_nothing(
     try:
         page = tabletop.client.get(f"/m/{started}")
         assert page.status_code == 503
-        text = page.get_data(as_text=True)
-        assert "The database is not answering" in text and "Traceback" not in text
+        text = Page(page).text
+        assert "The server's database is unreachable" in text and "Traceback" not in text
         assert tabletop.client.get("/healthz").status_code == 503
         assert tabletop.client.get("/").status_code == 503
         # Recording a play too (this process has the game cached: only the write fails).
         form, button = tabletop.page(started).form_with("R4")
         refused = tabletop.client.post(form.action, data=form.values(button))
         assert refused.status_code == 503
-        assert "The database is not answering" in refused.get_data(as_text=True)
+        assert "The server's database is unreachable" in Page(refused).text
+        # The table's notice names it (static/unsent.js), not the phone's connection.
+        assert refused.headers["Companion-Outage"] == "database"
     finally:
         for engine in engines:
             event.remove(engine, "do_connect", refuse)

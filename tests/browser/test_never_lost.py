@@ -35,12 +35,19 @@ def proxy_down(route: Route) -> None:
     route.fulfill(status=503, body="Service Unavailable")
 
 
+def database_out(route: Route) -> None:
+    """The server answers as it does when its database is out (its 503 and header:
+    tests/app/test_database_errors.py), and records nothing."""
+    route.fulfill(status=503, headers={"Companion-Outage": "database"}, body="Unreachable")
+
+
 def cut(page: Page, how: str, path: str) -> Callable[[], None]:
     """Make the next post to `path` get no answer, `how`; returns what restores it."""
     if how == "offline":
         page.context.set_offline(True)
         return lambda: page.context.set_offline(False)
-    handler = answer_lost if how == "answer lost" else proxy_down
+    handlers = {"answer lost": answer_lost, "proxy 503": proxy_down, "database out": database_out}
+    handler = handlers[how]
     url = re.compile(re.escape(path) + r"(\?.*)?$")  # a table form's action names its screen
     page.route(url, handler, times=1)
     return lambda: page.unroute(url, handler)
@@ -51,10 +58,10 @@ def open_table(page: Page) -> tuple[Table, str]:
     return t, t.import_record(RECORD)
 
 
-def not_sent(page: Page, play: str) -> None:
+def not_sent(page: Page, play: str, why: str = "Not sent: no connection.") -> None:
     notice = page.locator(NOTICE)
     expect(notice).to_be_visible()
-    expect(notice).to_contain_text("Not sent: no connection.")
+    expect(notice).to_contain_text(why)
     expect(notice).to_contain_text(f"“{play}” is kept on this phone.")
 
 
@@ -63,7 +70,7 @@ def send_again(page: Page) -> None:
     expect(page.locator(NOTICE)).to_be_hidden()
 
 
-@pytest.mark.parametrize("how", ["offline", "answer lost", "proxy 503"])
+@pytest.mark.parametrize("how", ["offline", "answer lost", "proxy 503", "database out"])
 def test_a_play_that_got_no_answer_is_sent_again_once(small_phone: Page, how: str) -> None:
     page = small_phone
     t, url = open_table(page)
@@ -71,7 +78,10 @@ def test_a_play_that_got_no_answer_is_sent_again_once(small_phone: Page, how: st
 
     restore = cut(page, how, "/line")
     page.locator('.keyboard [aria-label="Red 4"]').click()
-    not_sent(page, "Red 4")
+    if how == "database out":  # said as such, not as the phone's connection
+        not_sent(page, "Red 4", "Not sent: the server's database is unreachable.")
+    else:
+        not_sent(page, "Red 4")
     with page.expect_response(lambda r: "/live" in r.url and r.ok):  # the poll goes on
         restore()
     if how == "answer lost":  # it did arrive: the live table catches up by itself
