@@ -43,6 +43,7 @@ def load_what_loads_on_first_use() -> None:
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     # Imported here, not with the package: the lab's worker (python -m
     # companion.lab_worker) imports the package too, and must beat its first heartbeat.
+    from companion.commands import init_commands
     from companion.languages import init_languages
     from companion.limits import init_limits
     from companion.quiet_polls import init_quiet_polls
@@ -68,6 +69,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_limits(app)  # requests per client address
     init_quiet_polls(app)  # an unchanged poll answered in front of the app
     init_proxy(app)  # behind a proxy: its X-Forwarded-*, outermost
+    init_commands(app)  # flask matches check
     if app.config["AUTO_MIGRATE"]:
         upgrade_database(app, instance)
     return app

@@ -283,3 +283,12 @@ class SendForm(TranslatedForm):
     link = StringField(
         lazy_gettext("The group's editor link"), validators=[DataRequired(), Length(max=2000)]
     )
+
+
+class RemoveForm(TranslatedForm):
+    """Remove a match this version no longer replays (companion/views/unreplayable.py):
+    ticked once its record is kept, since nothing brings a removed match back here."""
+
+    sure = BooleanField(
+        lazy_gettext("Its record is downloaded, or not needed"), validators=[DataRequired()]
+    )

@@ -38,6 +38,17 @@ MAX_LINES = 50_000
 ATTEMPTS = 3  # reads to catch a game up while other requests keep moving it
 
 
+class NoLongerReplays(EngineError):
+    """A stored match this version of the engine refuses (a name a newer rule forbids,
+    say): its players (`play` 0) or one of its plays (`play`: its number in the log).
+    Still an EngineError for the reads that say a match in a line of their own; the
+    views answer it with a page of its own (companion/views/unreplayable.py)."""
+
+    def __init__(self, match_id: str, play: int, error: EngineError) -> None:
+        super().__init__(error.message, error.rule)
+        self.match_id, self.play, self.error = match_id, play, error
+
+
 @dataclass(eq=False)
 class _Game:
     """One match's game, and the row id of each of its lines and the phone that recorded
@@ -85,7 +96,9 @@ class _Game:
         return 1
 
     def take(self, match: Match, first: int, rows: list[Logged]) -> None:
-        """Apply the lines read from `first` on; a game they don't follow is dropped."""
+        """Apply the lines read from `first` on; a game they don't follow is dropped.
+        NoLongerReplays when the engine refuses the match's header or one of its lines."""
+        play = 0
         try:
             if first == 1:
                 self.game, self.header = match.new_game(), _header(match)
@@ -96,11 +109,15 @@ class _Game:
             else:
                 rows = rows[1:]
             assert self.game is not None
-            for row_id, _seq, text, phone in rows:
+            for row_id, seq, text, phone in rows:
+                play = seq  # named if the engine refuses it
                 self.game.apply(text)
                 self.ids.append(row_id)
                 self.phones.append(phone)
-        except BaseException:  # a log the engine refuses, or worse: never keep half of it
+        except EngineError as refused:  # never keep half of a log
+            self.forget()
+            raise NoLongerReplays(match.id, play, refused) from refused
+        except BaseException:  # worse: never keep half of it either
             self.forget()
             raise
 

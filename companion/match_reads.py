@@ -10,19 +10,19 @@ by reading only the lines after the game's last one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from sqlalchemy import Engine
 from werkzeug.exceptions import NotFound
 
 from companion import statements
 from companion.access import Kind, Phone, Role
-from companion.games import GameCache, Logged, T
+from companion.games import GameCache, Logged, NoLongerReplays, T
 from companion.log import MatchLog, by_hand
 from companion.matches import Match, Table
 from companion.outcomes import Changed, Unchanged
 from companion.taps import UNDONE_ELSEWHERE
-from engine import EngineError, Game, State, summary, whose_turn
+from engine import EngineError, Game, HouseRules, State, summary, whose_turn
 
 MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
 
@@ -85,7 +85,20 @@ class MatchReads:
         since whoever imports a record with that key gets the match to edit."""
         match = self.match(match_id, phone)
         key = phone.role(match) == "editor"
-        return match, self.games.record(match, self._read_lines, key=key)
+        try:
+            return match, self.games.record(match, self._read_lines, key=key)
+        except NoLongerReplays:
+            return match, self.stored_record(match, key=key)
+
+    def stored_record(self, match: Match, *, key: bool = True) -> str:
+        """The match's record as stored, line by line, whether or not this version of the
+        engine still replays it (a match that no longer does is never lost)."""
+        head = [f"record: {match.record_key}"] if key and match.record_key else []
+        head += [f"players: {match.players}", f"dealer: {match.dealer}"]
+        if match.rules.strip() not in ("", str(HouseRules())):  # the official rules: no line
+            head.append(f"rules: {match.rules}")
+        logged = self._read_lines(match.id, 1, match.version) if match.version else []
+        return "".join(f"{line}\n" for line in [*head, *(text for _, _, text, _ in logged)])
 
     def matches(self, phone: Phone) -> list[Match]:
         """The matches this phone may see, the most recently changed first."""
@@ -118,6 +131,20 @@ class MatchReads:
             except EngineError:
                 worded[match.id] = match.summary
         return worded
+
+    def unreplayable(self) -> Iterator[tuple[Match, NoLongerReplays]]:
+        """Every match this version of the engine no longer replays, with what it
+        refuses (`flask matches check`): each match's log replayed, oldest first."""
+        with self.direct.connect() as connection:
+            ids = statements.match_ids(connection)
+        for match_id in ids:
+            match = self._read(match_id)
+            if match is None:  # removed meanwhile
+                continue
+            try:
+                self.games.table(match, self._read_lines)
+            except NoLongerReplays as refused:
+                yield match, refused
 
     def imported_as(self, key: str) -> Match | None:
         """The match imported from the record whose key (`record:`) is `key`, if any."""

@@ -352,6 +352,16 @@ def new_links(connection: Connection, match_id: str, editor: str, viewer: str) -
     )
 
 
+def match_ids(connection: Connection) -> list[str]:
+    """Every match's id, the oldest first."""
+    return list(connection.execute(select(MATCHES.c.id).order_by(MATCHES.c.created_at)).scalars())
+
+
+def delete_match(connection: Connection, match_id: str) -> None:
+    """The match gone, with its lines, used keys, group and seats (ON DELETE CASCADE)."""
+    connection.execute(delete(MATCHES).where(MATCHES.c.id == match_id))
+
+
 def read_match(connection: Connection, match_id: str) -> RowMapping | None:
     return connection.execute(READ_MATCH, {"match_id": match_id}).mappings().first()
 

@@ -26,7 +26,7 @@ from werkzeug.exceptions import NotFound
 from companion import statements
 from companion.access import Phone
 from companion.audit import audit
-from companion.games import GameCache
+from companion.games import GameCache, NoLongerReplays
 from companion.lookalikes import LookAlikeNames, check_look_alikes
 from companion.match_making import MatchMaking
 from companion.matches import Match, Table, row_follows
@@ -222,6 +222,22 @@ class Store(MatchMaking):
                 if statements.key_used(connection, match.id, key):
                     return AlreadyDone()
         return MovedOn(table if table is not None else self.games.table(match, self._read_lines))
+
+    def remove_unreplayable(self, match_id: str, phone: Phone) -> bool:
+        """Remove a match this version of the engine no longer replays, for its editor
+        (its page offers it after its record; a match that replays is never removed:
+        every line of it has an undo). Its record, without its key, goes to the audit
+        log, where whoever runs the server can still find it. False if it replays."""
+        match = self.match(match_id, phone, "editor")
+        try:
+            self.games.table(match, self._read_lines)
+            return False
+        except NoLongerReplays:
+            record = self.stored_record(match, key=False)
+        with self.engine.begin() as connection:
+            statements.delete_match(connection, match.id)
+        audit("removed", match.id, "editor", record=record)
+        return True
 
     # ------------------------------------------------------------ links
 

@@ -11,6 +11,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
 
 from companion import inputs
+from companion.games import NoLongerReplays
 from companion.store import current_store
 from companion.views.errors import error_page, http_error_page, is_outage, release_session
 from companion.views.errors import translated as _
@@ -101,6 +102,11 @@ def register(app: Flask) -> None:
     app.register_blueprint(sending.bp)
 
     app.register_error_handler(NotAllowed, forbidden_page)
+    # A match this version no longer replays: a page of its own wherever it is opened.
+    from companion.views import unreplayable
+
+    app.register_blueprint(unreplayable.bp)
+    app.register_error_handler(NoLongerReplays, unreplayable.unreplayable_page)
 
     # ---- bad input and database errors: a 4xx with a sentence, a 503 only for an outage
     inputs.install(app)

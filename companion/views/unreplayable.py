@@ -1,0 +1,48 @@
+"""A match this version of the app no longer replays (stored before a newer rule: a name
+it now refuses, say): wherever it is opened, a page of its own, never a 500. It says what
+is wrong in plain words, offers the record as stored, and lets its editor remove it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from companion.access import NotAllowed, this_phone, writing_phone
+from companion.forms import RemoveForm
+from companion.games import NoLongerReplays
+from companion.store import current_store
+
+bp = Blueprint("unreplayable", __name__, url_prefix="/m")
+
+
+def unreplayable_page(error: NoLongerReplays) -> tuple[str, int, dict[str, str]]:
+    """The page a match that no longer replays answers with (a 409: it is there, and
+    can't be played on); to htmx (a live table polling it), a reload that shows it."""
+    try:
+        match = current_store().match(error.match_id, this_phone())
+    except NotAllowed:  # opened through a page of its group: not this phone's to see
+        match = None
+    where = (
+        _("In its players, dealer or rules: %(reason)s", reason=error.message)
+        if error.play == 0
+        else _("In play %(number)s: %(reason)s", number=error.play, reason=error.message)
+    )
+    editor = match is not None and this_phone().role(match) == "editor"
+    page = render_template(
+        "unreplayable.html", match=match, where=where, form=RemoveForm() if editor else None
+    )
+    return page, 409, {"HX-Refresh": "true"} if request.headers.get("HX-Request") else {}
+
+
+@bp.post("/<match_id>/remove")
+def remove(match_id: str) -> Response:
+    """Remove the match, if it no longer replays (else nothing: its table shows)."""
+    form = RemoveForm()
+    if not form.validate_on_submit():
+        flash(_("Tick the box first: a removed match can't be brought back here."))
+        return redirect(url_for("table.show", match_id=match_id), 303)
+    if current_store().remove_unreplayable(match_id, writing_phone()):
+        flash(_("The match was removed."))
+        return redirect(url_for("main.home"), 303)
+    return redirect(url_for("table.show", match_id=match_id), 303)
