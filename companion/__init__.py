@@ -49,13 +49,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from companion.quiet_polls import init_quiet_polls
     from companion.services import init_services
     from companion.sessions import init_sessions
+    from companion.static_files import init_static_files
     from companion.views import init_templates, register
 
     app = Flask(
         __name__,
         instance_relative_config=True,
         template_folder=str(TEMPLATES),
-        static_folder=str(STATIC),
+        static_folder=str((config or {}).get("STATIC_FOLDER", STATIC)),  # a test's copy
     )
     app.url_rule_class = RuleBuiltOnFirstUse  # before the views add theirs (routing.py)
     instance = configure(app, config)  # companion/settings.py
@@ -64,6 +65,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_extensions(app)  # CSRF, htmx, compression
     init_services(app)  # the store, the groups, the lab, the caches
     init_templates(app)  # what every template may use
+    init_static_files(app, instance)  # addresses with their content's digest
     register(app)  # blueprints, error pages (companion/views)
     init_languages(app)  # the table's language, for the app and the engine
     init_limits(app)  # requests per client address

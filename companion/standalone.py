@@ -52,6 +52,7 @@ STANDALONE = {
     "SEND_TO_SERVER": True,
     "SHARE_LINKS": False,  # its links would name this phone: shared through a server
     "DB_COMMANDS": False,  # no command line: no `flask db`
+    "STATIC_KEPT": False,  # its service worker serves the build's files, of one version
 }
 
 

@@ -63,7 +63,7 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) { return; }
   if (request.mode === "navigate") {
     event.respondWith(page(event));
-  } else if (!url.search && CACHED.has(url.pathname)) {
+  } else if (CACHED.has(url.pathname + url.search)) {  // each with its digest (?v=)
     event.respondWith(fromCache(request));
   }
 });

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from flask import g, url_for
+from flask import g
 from markupsafe import Markup, escape
 
 from companion.catalogs import request_catalog
+from companion.static_files import static_url
 from companion.table_view import Key, face
 from engine import KEY_ACTIONS, N_, Card
 
@@ -37,7 +38,7 @@ def icons_href() -> str:
     try:
         found: str = g.icons_href
     except AttributeError:
-        found = g.icons_href = url_for("static", filename="icons.svg")
+        found = g.icons_href = static_url("icons.svg")
     return found
 
 

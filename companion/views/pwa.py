@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.languages import html_lang
+from companion.static_files import static_url
 
 bp = Blueprint("pwa", __name__)
 
@@ -89,7 +90,7 @@ def manifest() -> Response:
         "background_color": BACKGROUND,
         "icons": [
             {
-                "src": url_for("static", filename=name),
+                "src": static_url(name),
                 "sizes": f"{size}x{size}",
                 "type": "image/png",
                 "purpose": purpose,
@@ -107,7 +108,7 @@ def worker() -> Response:
     """Served from the root, so its scope is the whole app."""
     assert current_app.static_folder is not None
     root = Path(current_app.static_folder)
-    static = [url_for("static", filename=p.relative_to(root).as_posix()) for p in static_files()]
+    static = [static_url(p.relative_to(root).as_posix()) for p in static_files()]
     body = render_template(
         "sw.js",
         version=cache_version(),

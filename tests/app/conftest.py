@@ -60,6 +60,9 @@ def app_on(url: str, config: dict[str, Any]) -> Flask:
             # waits are off here, and on in its own tests (test_taps.py).
             "TAP_SETTLE_MS": 0,
             "TAP_REFRESH_MS": 0,
+            # The deploy before's static files are kept by their own tests, in a folder
+            # of their own (test_static_versions.py): not in the checkout's instance/.
+            "STATIC_KEPT": False,
             **config,
         }
     )

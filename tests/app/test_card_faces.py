@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
+from companion.paths import STATIC
+from companion.static_files import digests
 from companion.table_view import Key
 from companion.views.faces import (
     card_face,
@@ -20,7 +22,8 @@ from companion.views.faces import (
 )
 from engine import Card, Color, N_plural
 
-ICONS = "/static/icons.svg"
+# At its versioned address (companion/static_files.py).
+ICONS = "/static/icons.svg?v=" + digests(STATIC)["icons.svg"]
 
 
 def svg(name: str) -> str:

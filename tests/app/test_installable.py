@@ -59,9 +59,12 @@ def test_the_worker_is_served_from_the_root_and_never_kept(client: FlaskClient) 
     # is kept at the address pages name (/favicon.ico).
     for_install = {"icon-192.png", "icon-512.png", "icon-maskable-512.png", "apple-touch-icon.png"}
     for_install.add("favicon.ico")
-    assert set(kept) == {f for f in files if f.rsplit("/", 1)[1] not in for_install} | {
+    # Each at its versioned address (companion/static_files.py), as the pages name it.
+    unversioned = {url.split("?v=")[0] for url in kept}
+    assert unversioned == {f for f in files if f.rsplit("/", 1)[1] not in for_install} | {
         "/favicon.ico"
     }
+    assert all("?v=" in url for url in kept if url.startswith("/static/"))
     assert 'var OFFLINE = "/offline"' in script
 
 
