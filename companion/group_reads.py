@@ -14,6 +14,7 @@ from werkzeug.exceptions import NotFound
 
 from companion import group_statements
 from companion.access import Kind, Phone, Role
+from companion.games import NoLongerReplays
 from companion.group_export import (
     CSV_TYPE,
     ZIP_TYPE,
@@ -213,7 +214,7 @@ class GroupReads:
         group = self.group(group_id, phone)
         _roster, history = self._history(group)
         matches = list(reversed(history.matches))
-        # A match whose log no longer replays is left out.
+        # A match whose log no longer replays: its record as stored, and no rows.
         if what == "records":
             records = [(m, self._record(m)) for m in matches]
             body = records_zip([(m, text) for m, text in records if text is not None])
@@ -225,5 +226,7 @@ class GroupReads:
     def _record(self, match: Match) -> str | None:
         try:
             return self.store.read_game(match, Game.record)[1]
+        except NoLongerReplays:  # its record as stored: nothing is lost
+            return self.store.stored_record(match)
         except EngineError:
             return None

@@ -47,6 +47,13 @@ RECORD_DIFFERS = N_(
 )
 
 
+# A record sent again while its match is played on, on the server, at that very moment.
+MATCH_BUSY = N_(
+    "The match this record made is being played on the server right now: nothing was "
+    "added. Send it again in a moment."
+)
+
+
 class ImportRefused(ValueError):
     """A record that can't become a match: names the line and the rule, or says it is
     longer than a match may be."""
@@ -129,14 +136,20 @@ def read_record(text: str, max_lines: int) -> Imported:
     return Imported(game, dealer, rules, [str(line) for line in lines], results_only, numbers)
 
 
-def lines_to_add(logged: Sequence[str], sent: Sequence[str]) -> list[str] | None:
+def lines_to_add(
+    logged: Sequence[str], sent: Sequence[str], received: int | None = None
+) -> list[str] | None:
     """What a record sent again holds that the match it made lacks (its `logged` lines):
-    the lines played in the phone after it was sent ([] when none: the match may have
-    moved on since); None when both went on with different lines.
+    the lines played in the phone after it was last received ([] when none: the match
+    may have moved on since); None when the two went on with different lines, or when
+    the match no longer holds all of the `received` lines it took from the record then
+    (one was undone on the server since: sent again, it must not come back).
 
     The match's own rename lines are not the record's: a group that takes a match in
     calls its players as its roster spells them. Spelt another way, a name is the same
-    player (the engine's comparison), so a line is compared as its name key."""
+    player (the engine's comparison), so a line is compared as its name key. With no
+    count of `received` lines (a match imported before it was kept), every line it
+    holds but its renames counts as received."""
     at = 0
     for line in logged:
         if at < len(sent) and name_key(line) == name_key(sent[at]):
@@ -145,7 +158,7 @@ def lines_to_add(logged: Sequence[str], sent: Sequence[str]) -> list[str] | None
             return []
         elif not RenameLine.written(line):
             return None
-    return list(sent[at:])
+    return list(sent[at:]) if received is None or at >= min(received, len(sent)) else None
 
 
 def _seating_line(text: str) -> int:

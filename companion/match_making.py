@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import gettext as _
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from companion import statements
 from companion.audit import audit
 from companion.imports import (
+    MATCH_BUSY,
     RECORD_DIFFERS,
     Imported,
     ImportRefused,
@@ -26,7 +28,7 @@ from companion.match_reads import MatchReads
 from companion.matches import Match, Table, row_follows
 from companion.models import new_match_id, new_token, now
 from companion.outcomes import Also, ImportedMatch, MovedOn
-from engine import EngineError, Game, HouseRules, Step
+from engine import Game, HouseRules, Step
 
 
 class MatchMaking(MatchReads):
@@ -75,14 +77,22 @@ class MatchMaking(MatchReads):
     def _again(self, before: Match, record: Imported) -> ImportedMatch:
         """The match a record with this key made before, if this is that record: as it is
         (it may have moved on since), or with the lines played in the phone since the
-        record was sent added at its end. ImportRefused when the two went on with
-        different lines (the record's would be lost without a word), or when the engine
-        refuses a line added (named by its number in the record)."""
+        record was last received added at its end. ImportRefused when the two went on
+        with different lines (the record's would be lost without a word), when the engine
+        refuses a line added (named by its number in the record), or when the match is
+        busy with lines recorded there while these were judged."""
         seated = (list(record.game.seating), record.dealer, record.rules)
+        match_id = before.id
+
+        def received(connection: Connection, _id: str) -> None:  # with the lines added
+            statements.set_record_lines(connection, match_id, len(record.lines))
+
         for _attempt in range(3):  # again when a line was recorded while these were judged
             logged = [text for _, _, text, _ in self._read_lines(before.id, 1, before.version)]
             header = (before.player_names, before.dealer, HouseRules.parse(before.rules))
-            added = lines_to_add(logged, record.lines) if header == seated else None
+            added = None
+            if header == seated:
+                added = lines_to_add(logged, record.lines, before.record_lines)
             if added is None:
                 raise ImportRefused(_(RECORD_DIFFERS))
             if not added:
@@ -90,24 +100,15 @@ class MatchMaking(MatchReads):
                 return ImportedMatch(before, again=True)
             if len(logged) + len(added) > self.max_lines:
                 raise too_long(len(logged) + len(added), self.max_lines)
-            table, steps = self.games.judge_all(before, self._read_lines, added)
-            if isinstance(steps, EngineError):
-                first = len(record.lines) - len(added)
-                raise record.refused(first + self._refused_at(before, added), steps)
-            written = self._append([(table, steps)], None)
+            table, steps, refused = self.games.judge_each(before, self._read_lines, added)
+            if refused is not None:
+                raise record.refused(len(record.lines) - len(added) + len(steps), refused)
+            written = self._append([(table, steps)], None, received)
             if not isinstance(written, MovedOn):
                 audit("imported again", before.id, "editor", added=len(added))
                 return ImportedMatch(self._read(before.id) or before, again=True, added=len(added))
             before = written.table.match
-        raise ImportRefused(_(RECORD_DIFFERS))
-
-    def _refused_at(self, match: Match, lines: Sequence[str]) -> int:
-        """Which of `lines`, judged one after another on the match, the engine refuses."""
-        for count in range(1, len(lines)):
-            _table, steps = self.games.judge_all(match, self._read_lines, lines[:count])
-            if isinstance(steps, EngineError):
-                return count - 1
-        return len(lines) - 1
+        raise ImportRefused(_(MATCH_BUSY))
 
     def _insert(
         self,
@@ -132,6 +133,7 @@ class MatchMaking(MatchReads):
             "editor_token": new_token(),
             "viewer_token": new_token(),
             "record_key": record_key,
+            "record_lines": len(lines) if record_key else None,
             **row_follows(game.state),
         }
         with self.engine.begin() as connection:

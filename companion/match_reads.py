@@ -22,7 +22,7 @@ from companion.log import MatchLog, by_hand
 from companion.matches import Match, Table
 from companion.outcomes import Changed, Unchanged
 from companion.taps import UNDONE_ELSEWHERE
-from engine import EngineError, Game, HouseRules, State, summary, whose_turn
+from engine import EngineError, Game, State, summary, whose_turn, written_record
 
 MATCH_ID_LENGTH = 32  # the column's width: a longer id names no match
 
@@ -93,12 +93,14 @@ class MatchReads:
     def stored_record(self, match: Match, *, key: bool = True) -> str:
         """The match's record as stored, line by line, whether or not this version of the
         engine still replays it (a match that no longer does is never lost)."""
-        head = [f"record: {match.record_key}"] if key and match.record_key else []
-        head += [f"players: {match.players}", f"dealer: {match.dealer}"]
-        if match.rules.strip() not in ("", str(HouseRules())):  # the official rules: no line
-            head.append(f"rules: {match.rules}")
         logged = self._read_lines(match.id, 1, match.version) if match.version else []
-        return "".join(f"{line}\n" for line in [*head, *(text for _, _, text, _ in logged)])
+        return written_record(
+            match.players,
+            match.dealer,
+            match.rules,
+            [text for _, _, text, _ in logged],
+            match.record_key if key else None,
+        )
 
     def matches(self, phone: Phone) -> list[Match]:
         """The matches this phone may see, the most recently changed first."""

@@ -31,6 +31,7 @@ class Match:
     editor_token: str
     viewer_token: str
     record_key: str | None = None  # its record's own key, if it was imported from a keyed one
+    record_lines: int | None = None  # the lines of that record it took when last received
 
     @classmethod
     def from_row(cls, row: Mapping[Any, Any]) -> Match:

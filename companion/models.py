@@ -68,6 +68,9 @@ MATCHES = db.Table(
     # The key of the record it was imported from (`record:`, the engine's notation), if
     # it had one: the same record sent twice is this match again, never a second one.
     Column("record_key", String(64), nullable=True),
+    # How many lines of its keyed record it took when the record last came (a record sent
+    # again adds only beyond them: companion/match_making.py); NULL without a key.
+    Column("record_lines", Integer, nullable=True),
     Index("uq_match_record_key", "record_key", unique=True),
 )
 

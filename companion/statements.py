@@ -357,6 +357,11 @@ def match_ids(connection: Connection) -> list[str]:
     return list(connection.execute(select(MATCHES.c.id).order_by(MATCHES.c.created_at)).scalars())
 
 
+def set_record_lines(connection: Connection, match_id: str, count: int) -> None:
+    """How many lines of its record the match took when the record last came."""
+    connection.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(record_lines=count))
+
+
 def delete_match(connection: Connection, match_id: str) -> None:
     """The match gone, with its lines, used keys, group and seats (ON DELETE CASCADE)."""
     connection.execute(delete(MATCHES).where(MATCHES.c.id == match_id))

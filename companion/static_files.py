@@ -90,7 +90,8 @@ class StaticFiles:
 
 
 def _for_a_year(response: Response) -> Response:
-    # Its address changes with its content: never asked again.
+    # Its address changes with its content: never asked again (not even checked).
+    response.cache_control.no_cache = None
     response.cache_control.public = True
     response.cache_control.max_age = YEAR
     response.cache_control.immutable = True

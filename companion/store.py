@@ -185,14 +185,18 @@ class Store(MatchMaking):
         match's log, every one of them with `also` (the group's roster) in one
         transaction, or none: Refused with the sentence of the first match where a new
         name clashes (the engine's rule, or the app's on names that look alike); MovedOn
-        when a line was recorded meanwhile in one of them. The caller has checked that
-        the phone may do it (a group's editor); the lines name the phone."""
+        when a line was recorded meanwhile in one of them. A match this version no longer
+        replays is left as it is. The caller has checked that the phone may do it (a
+        group's editor); the lines name the phone."""
         judged: list[tuple[Table, tuple[Step, ...]]] = []
         for match_id, seats in renames.items():
             match = self._read(match_id)
             if match is None:
                 raise NotFound()
-            players = list(self.games.table(match, self._read_lines).state.players)
+            try:
+                players = list(self.games.table(match, self._read_lines).state.players)
+            except NoLongerReplays:
+                continue  # nothing can be added to it: its page says why (unreplayable.py)
             lines = [RenameLine(players[seat], new) for seat, new in seats.items()]
             for seat, new in seats.items():
                 players[seat] = new

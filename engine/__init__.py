@@ -91,6 +91,7 @@ from .core.notation import (
     parse_line,
     record_key,
     strip_comment,
+    written_record,
 )
 from .core.progress import START_CARDS, next_player, to_go
 from .core.rules import MERCY_RANGE, OFFICIAL, OPTIONS, TARGET_RANGE, HouseRules
@@ -210,4 +211,5 @@ __all__ = [
     "to_go",
     "use_language",
     "whose_turn",
+    "written_record",
 ]

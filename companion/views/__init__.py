@@ -195,8 +195,9 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int, dict[str, str]]:
         code = error.code or 500
-        allow = {name: value for name, value in error.get_headers() if name == "Allow"}
-        return http_error_page(code), code, allow  # a 405 says which methods it takes
+        # Its own headers (a 405's Allow, a 503's Retry-After), but the page's type.
+        kept = {name: value for name, value in error.get_headers() if name != "Content-Type"}
+        return http_error_page(code), code, kept
 
     for malformed in MALFORMED_BODY:
         app.register_error_handler(malformed, malformed_body)

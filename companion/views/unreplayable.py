@@ -32,7 +32,11 @@ def unreplayable_page(error: NoLongerReplays) -> tuple[str, int, dict[str, str]]
     page = render_template(
         "unreplayable.html", match=match, where=where, form=RemoveForm() if editor else None
     )
-    return page, 409, {"HX-Refresh": "true"} if request.headers.get("HX-Request") else {}
+    # A live table of this match, or a tap on it: reloaded, it shows this page. (Another
+    # page's htmx request is answered as it is: its own page says what it could not do.)
+    own = (request.view_args or {}).get("match_id") == error.match_id
+    refresh = own and request.headers.get("HX-Request")
+    return page, 409, {"HX-Refresh": "true"} if refresh else {}
 
 
 @bp.post("/<match_id>/remove")

@@ -160,17 +160,21 @@ class Game:
 
     def judge_all(self, lines: Sequence[Line | str]) -> tuple[Step, ...]:
         """What the lines (or their texts) would do one after another, without doing
-        them: raises the first refusal. `push` the steps, in order, to make them happen.
-        A text names the players as they are called at its turn (after a rename line
-        among the lines before it)."""
-        steps: list[Step] = []
+        them: raises the first refusal. `push` the steps, in order, to make them happen."""
+        return tuple(self.judge_each(lines))
+
+    def judge_each(self, lines: Sequence[Line | str]) -> Iterator[Step]:
+        """`judge_all`, one step at a time: the steps before a refusal are those the
+        lines before it make (how many tells which line it refuses). A text names the
+        players as they are called at its turn (after a rename line among the lines
+        before it)."""
         before = self._states[-1]
         for line in lines:
             if isinstance(line, str):
                 line = _parse_one(line, before.players)
-            steps.append(Step(line, before, referee.apply(before, line)))
-            before = steps[-1].after
-        return tuple(steps)
+            step = Step(line, before, referee.apply(before, line))
+            yield step
+            before = step.after
 
     def push(self, step: Step) -> State:
         """Make a judged step happen; it must have been judged on the game as it is."""

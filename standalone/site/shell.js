@@ -179,7 +179,11 @@
     document.getElementById("unkept-said").textContent = _("This phone did not keep the last change: its storage refused it (it may be full, or the browser keeps nothing in private browsing). The table shows it, but it is lost if the app closes now. Free some space, then tap Keep it.");
     var button = document.getElementById("keep");
     button.textContent = _("Keep it");
-    button.onclick = function () { worker.postMessage({ type: "keep" }); };
+    button.disabled = false; // again, after a tap that was refused too
+    button.onclick = function () {
+      button.disabled = true;
+      worker.postMessage({ type: "keep" });
+    };
     notice.hidden = false;
   }
 

@@ -63,10 +63,13 @@ from companion.standalone import Standalone
 phone = Standalone(Path(FOLDER), json.loads(SETTINGS), root=ROOT)
 `);
   step("created");
-  await sync(py, false); // the database copied from the build or migrated at start
+  // The database copied from the build or migrated at start: if the browser refuses
+  // to keep it, the app runs and the page says so (as after any change refused).
+  let refused = null;
+  await sync(py, false).catch((error) => { refused = error; });
   step("kept");
   const timings = { ...steps, app: performance.now() - started - steps.runtime };
-  return { py, phone: py.globals.get("phone"), timings };
+  return { py, phone: py.globals.get("phone"), timings, refused };
 }
 
 function failure(error) {
@@ -75,7 +78,7 @@ function failure(error) {
 }
 
 // A change the browser's storage refused to keep (full, or private browsing): the app
-// has it in memory, and each later answer (or the page's "keep") writes it again.
+// has it in memory, and the next change's write (or the page's "keep") writes it too.
 let unkept = false;
 
 async function keep(py) {
@@ -91,7 +94,7 @@ async function keep(py) {
 
 let queue = Promise.resolve();
 try {
-  const { py, phone, timings } = await start();
+  const { py, phone, timings, refused } = await start();
   self.onmessage = (event) => {
     if (event.data && event.data.type === "keep") {
       queue = queue.then(() => keep(py));
@@ -101,6 +104,10 @@ try {
     queue = queue.then(() => answer(py, phone, event.data, port));
   };
   self.postMessage({ type: "ready", timings });
+  if (refused) {
+    unkept = true;
+    self.postMessage({ type: "storage", kept: false, message: failure(refused) });
+  }
 } catch (error) {
   self.postMessage({ type: "failed", message: failure(error) });
 }
@@ -119,7 +126,7 @@ async function answer(py, phone, request, port) {
       given.destroy();
     }
     const answered = performance.now();
-    if (wrote || unkept) await keep(py); // its answer is shown either way, as the app gave it
+    if (wrote) await keep(py); // its answer is shown either way, as the app gave it
     const app = answered - started;
     const kept = performance.now() - answered;
     reply.headers.push(["Server-Timing", `app;dur=${app.toFixed(1)}, kept;dur=${kept.toFixed(1)}`]);

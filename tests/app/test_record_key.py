@@ -123,6 +123,18 @@ def test_a_record_and_its_match_gone_on_differently_are_refused_and_neither_chan
     assert tabletop.export(match_id) == EXPORTED + "Bob: R4\n"
 
 
+def test_a_line_undone_on_the_server_does_not_come_back_with_the_record_sent_again(
+    tabletop: Tabletop,
+) -> None:
+    match_id = new_id(tabletop, import_text(tabletop, KEYED))
+    assert tabletop.undo(match_id).status == 303  # Ann's R3 taken back, on the server
+    page = import_text(tabletop, KEYED)  # the same record again (its answer was lost)
+    assert page.status == 422 and "went on with different lines" in page.text
+    page = import_text(tabletop, KEYED + "Bob: R4\n")  # or played on in the phone too
+    assert page.status == 422
+    assert tabletop.export(match_id) == EXPORTED.replace("Ann: R3\n", "")
+
+
 def test_the_record_sent_again_after_the_match_moved_on_is_that_match(tabletop: Tabletop) -> None:
     match_id = new_id(tabletop, import_text(tabletop, KEYED))
     assert tabletop.line(match_id, "Bob", "R4").status == 303  # played on, on the server
@@ -155,7 +167,10 @@ def test_a_record_sent_again_adds_exactly_what_its_match_lacks(
     logged = [
         line.replace("Ann", "ANN", 1) if data.draw(st.booleans()) else line for line in logged
     ]
-    assert lines_to_add(logged, played[:sent_now]) == played[sent_then:sent_now]
+    assert lines_to_add(logged, played[:sent_now], sent_then) == played[sent_then:sent_now]
+    # A line received then and undone since: never added again.
+    if sent_then and sent_now >= sent_then:
+        assert lines_to_add(played[: sent_then - 1], played[:sent_now], sent_then) is None
 
 
 @given(LINES, st.sampled_from(["Bob: R9", "Cy: W+6 B"]), st.data())

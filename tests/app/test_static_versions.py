@@ -41,6 +41,7 @@ def test_a_versioned_address_is_kept_for_a_year_and_a_bare_one_checked(app: Flas
     assert versioned.status_code == 200
     assert YEAR in versioned.headers["Cache-Control"]
     assert "immutable" in versioned.headers["Cache-Control"]
+    assert "no-cache" not in versioned.headers["Cache-Control"]
     bare = client.get("/static/app.css")
     assert bare.status_code == 200 and YEAR not in bare.headers.get("Cache-Control", "")
     unknown = client.get("/static/app.css?v=000000000000")  # kept by nobody: the file now

@@ -5,7 +5,9 @@ downloaded; its editor may remove it; `flask matches check` lists it (issue 29).
 
 from __future__ import annotations
 
+import io
 import logging
+import zipfile
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from sqlalchemy import update
 
 from companion.models import LINES, MATCHES
 from companion.store import current_store
+from tests.app.group_helpers import Crew
 from tests.app.helpers import Page, Tabletop, phone, share_tokens
 
 # Each rule a stored match can break, as an earlier version could have stored it: the
@@ -136,3 +139,21 @@ def test_the_check_lists_each_match_that_no_longer_replays(
         f"{started}  Ann, Players, Cy  players, dealer or rules: A player can't be called"
         in found.output
     )
+
+
+def test_its_group_renames_its_other_matches_and_exports_its_record_as_stored(
+    app: Flask, tabletop: Tabletop
+) -> None:
+    crew = Crew(tabletop)
+    group_id = crew.create("Friday crew")
+    crew.add(group_id, "Ann", "Bob", "Cy")
+    kept, broken = (crew.start(group_id, ["Ann", "Bob", "Cy"]) for _ in range(2))
+    assert isinstance(kept, str) and isinstance(broken, str)
+    tabletop.play_lines(broken, "start: R5")
+    stored_broken(app, broken, {}, "start: R99")
+    renamed = crew.rename(group_id, "Bob", "Robert")  # not held up by the match it can't add to
+    assert renamed.status in (200, 303) and "Robert" in crew.roster(group_id)
+    assert tabletop.export(kept).endswith("rename: Bob, Robert\n")
+    assert tabletop.export(broken).endswith("dealer: Cy\nstart: R99\n")
+    zipped = zipfile.ZipFile(io.BytesIO(tabletop.client.get(f"/g/{group_id}/records.zip").data))
+    assert any("start: R99" in zipped.read(name).decode() for name in zipped.namelist())

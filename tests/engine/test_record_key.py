@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import Game, NotationError, RecordLine, replay
+from engine import Game, HouseRules, NotationError, RecordLine, replay, written_record
 from engine.tools.cli import explain
 
 KEYED = "record: k3Y-of_Anns-Phone1\nplayers: Ann, Bob\nstart: R5\nAnn: R3\n"
@@ -87,3 +87,16 @@ def test_explain_numbers_the_lines_as_the_file_does(tmp_path: Path) -> None:
     lines = told.splitlines()
     assert lines[0] == "   2  players: Ann, Bob"  # line 1 is the key: no step of the game
     assert lines[1].startswith("   3  ") and lines[2].startswith("   4  Ann played Red 3")
+
+
+def test_a_record_written_from_its_stored_parts_is_the_game_s_record() -> None:
+    game = Game(["Ann", "Bob", "Cy"], dealer="Cy", key="sent-from-Anns-phone-1")
+    for line in ("start: R5", "Ann: R3"):
+        game.apply(line)
+    parts = ("Ann, Bob, Cy", "Cy", str(HouseRules()), ["start: R5", "Ann: R3"])
+    assert written_record(*parts, key=game.key) == game.record()
+    assert written_record(*parts) == game.record(key=False)
+    # Parts this version refuses are written as they are: nothing is lost.
+    assert written_record("Ann, Players", "Players", "stack=sometimes", []) == (
+        "players: Ann, Players\ndealer: Players\nrules: stack=sometimes\n"
+    )
