@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from companion import statements
 from companion.audit import audit
+from companion.games import NoLongerReplays
 from companion.imports import (
     MATCH_BUSY,
     RECORD_DIFFERS,
@@ -28,7 +29,7 @@ from companion.match_reads import MatchReads
 from companion.matches import Match, Table, row_follows
 from companion.models import new_match_id, new_token, now
 from companion.outcomes import Also, ImportedMatch, MovedOn
-from engine import Game, HouseRules, Step
+from engine import EngineError, Game, HouseRules, Step
 
 
 class MatchMaking(MatchReads):
@@ -89,7 +90,10 @@ class MatchMaking(MatchReads):
 
         for _attempt in range(3):  # again when a line was recorded while these were judged
             logged = [text for _, _, text, _ in self._read_lines(before.id, 1, before.version)]
-            header = (before.player_names, before.dealer, HouseRules.parse(before.rules))
+            try:
+                header = (before.player_names, before.dealer, HouseRules.parse(before.rules))
+            except EngineError as unread:  # stored by an earlier version: its own page
+                raise NoLongerReplays(before.id, 0, unread) from unread
             added = None
             if header == seated:
                 added = lines_to_add(logged, record.lines, before.record_lines)

@@ -18,6 +18,7 @@ from companion.models import LINES, MATCHES
 from companion.store import current_store
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Page, Tabletop, phone, share_tokens
+from tests.app.test_transfer import import_text, new_id
 
 # Each rule a stored match can break, as an earlier version could have stored it: the
 # row's values (players, names, rules) or its first play's text, and what is said.
@@ -157,3 +158,16 @@ def test_its_group_renames_its_other_matches_and_exports_its_record_as_stored(
     assert tabletop.export(broken).endswith("dealer: Cy\nstart: R99\n")
     zipped = zipfile.ZipFile(io.BytesIO(tabletop.client.get(f"/g/{group_id}/records.zip").data))
     assert any("start: R99" in zipped.read(name).decode() for name in zipped.namelist())
+
+
+def test_its_record_sent_again_is_answered_with_its_page(app: Flask, tabletop: Tabletop) -> None:
+    keyed = "record: sent-from-Anns-phone-1\nplayers: Ann, Bob, Cy\nstart: R5\n"
+    match_id = new_id(tabletop, import_text(tabletop, keyed))
+    stored_broken(app, match_id, {"rules": "stack=sometimes"}, None)
+    page = import_text(tabletop, keyed + "Ann: R3\n")
+    assert page.status == 409 and "This match can't be opened" in page.text
+    # Stored with other players than the record's: not that record's match any more.
+    stored_broken(app, match_id, {"players": "Ann, Players, Cy", "rules": "official"}, None)
+    page = import_text(tabletop, keyed + "Ann: R3\n")
+    assert page.status == 422 and "nothing was imported" in page.text
+    assert tabletop.match_count() == 1
