@@ -21,6 +21,7 @@ from engine import (
     EngineError,
     Game,
     HouseRules,
+    Line,
     Out,
     RecordError,
     RecordLine,
@@ -29,6 +30,7 @@ from engine import (
     StartLine,
     Wins,
     name_key,
+    renamed,
     replay,
     strip_comment,
 )
@@ -136,29 +138,48 @@ def read_record(text: str, max_lines: int) -> Imported:
     return Imported(game, dealer, rules, [str(line) for line in lines], results_only, numbers)
 
 
-def lines_to_add(
-    logged: Sequence[str], sent: Sequence[str], received: int | None = None
-) -> list[str] | None:
-    """What a record sent again holds that the match it made lacks (its `logged` lines):
-    the lines played in the phone after it was last received ([] when none: the match
-    may have moved on since); None when the two went on with different lines, or when
-    the match no longer holds all of the `received` lines it took from the record then
-    (one was undone on the server since: sent again, it must not come back).
+# Each line of a match's log, with its players as called before it.
+Played = Sequence[tuple[Line, Sequence[str]]]
 
-    The match's own rename lines are not the record's: a group that takes a match in
-    calls its players as its roster spells them. Spelt another way, a name is the same
-    player (the engine's comparison), so a line is compared as its name key. With no
-    count of `received` lines (a match imported before it was kept), every line it
-    holds but its renames counts as received."""
+
+def lines_to_add(
+    logged: Played, sent: Played, called: Sequence[str], received: int | None = None
+) -> list[Line] | None:
+    """What a record sent again holds that the match it made lacks (its `logged` lines):
+    the lines played in the phone after it was last received, each naming the players
+    as the match calls them at its end (`called`) ([] when none: the match may have
+    moved on since); None when the two went on with different lines, or when the match
+    no longer holds all of the `received` lines it took from the record then (one was
+    undone on the server since: sent again, it must not come back).
+
+    The match's own rename lines are not the record's: a group renames its players in
+    all their matches, and calls a match's players as its roster spells them when it
+    takes the match in. So two lines are the same play when they name the same seats
+    (`_by_seat`). With no count of `received` lines (a match imported before it was
+    kept), every line the match holds but its renames counts as received."""
     at = 0
-    for line in logged:
-        if at < len(sent) and name_key(line) == name_key(sent[at]):
+    for line, players in logged:
+        if at < len(sent) and _by_seat(line, players) == _by_seat(*sent[at]):
             at += 1
         elif at == len(sent):
             return []
-        elif not RenameLine.written(line):
+        elif not isinstance(line, RenameLine):
             return None
-    return list(sent[at:]) if received is None or at >= min(received, len(sent)) else None
+    if received is not None and at < min(received, len(sent)):
+        return None
+    now = list(called)
+    added: list[Line] = []
+    for line, players in sent[at:]:
+        added.append(renamed(line, dict(zip(players, now, strict=True))))
+        if isinstance(line, RenameLine):  # renamed in the phone: the new name, here too
+            now[list(players).index(line.old)] = line.new
+    return added
+
+
+def _by_seat(line: Line, players: Sequence[str]) -> str:
+    """The line with each player named by their seat, as a name key: one play whatever
+    the table calls its players."""
+    return name_key(str(renamed(line, {name: f"#{seat}" for seat, name in enumerate(players)})))
 
 
 def _seating_line(text: str) -> int:

@@ -29,7 +29,7 @@ from companion.match_reads import MatchReads
 from companion.matches import Match, Table, row_follows
 from companion.models import new_match_id, new_token, now
 from companion.outcomes import Also, ImportedMatch, MovedOn
-from engine import EngineError, Game, HouseRules, Step
+from engine import EngineError, Game, HouseRules, Line, Step
 
 
 class MatchMaking(MatchReads):
@@ -88,15 +88,17 @@ class MatchMaking(MatchReads):
         def received(connection: Connection, _id: str) -> None:  # with the lines added
             statements.set_record_lines(connection, match_id, len(record.lines))
 
+        sent = _log(record.game, len(record.lines))
         for _attempt in range(3):  # again when a line was recorded while these were judged
-            logged = [text for _, _, text, _ in self._read_lines(before.id, 1, before.version)]
             try:
                 header = (before.player_names, before.dealer, HouseRules.parse(before.rules))
             except EngineError as unread:  # stored by an earlier version: its own page
                 raise NoLongerReplays(before.id, 0, unread) from unread
+            table, (played, called) = self.read_game(before, _played)
+            logged = played[len(played) - table.match.version :]  # its header's lines left out
             added = None
             if header == seated:
-                added = lines_to_add(logged, record.lines, before.record_lines)
+                added = lines_to_add(logged, sent, called, before.record_lines)
             if added is None:
                 raise ImportRefused(_(RECORD_DIFFERS))
             if not added:
@@ -189,3 +191,15 @@ class MatchMaking(MatchReads):
             self.games.recorded(match_id, step, row_id, phone)
             audit("recorded", match_id, "editor", line=str(step.line))
         return written
+
+
+def _played(game: Game) -> tuple[list[tuple[Line, tuple[str, ...]]], tuple[str, ...]]:
+    """The game's lines with their players, and its players as called now."""
+    return _log(game), game.players
+
+
+def _log(game: Game, count: int | None = None) -> list[tuple[Line, tuple[str, ...]]]:
+    """The game's last `count` lines (all but its players line when None), each with
+    its players as called before it."""
+    steps = list(game.steps()) if count is None else game.last_steps(count)
+    return [(step.line, step.before.players) for step in steps]

@@ -91,7 +91,6 @@ from .core.notation import (
     parse_line,
     record_key,
     strip_comment,
-    written_record,
 )
 from .core.progress import START_CARDS, next_player, to_go
 from .core.rules import MERCY_RANGE, OFFICIAL, OPTIONS, TARGET_RANGE, HouseRules
@@ -106,6 +105,7 @@ from .core.state import (
     State,
     UnoWindow,
 )
+from .core.stored import renamed, written_record
 
 __all__ = [
     "ACTION_FIELD",
@@ -192,6 +192,7 @@ __all__ = [
     "parse_line",
     "position",
     "record_key",
+    "renamed",
     "replay",
     "reset_language",
     "reveal_tally",

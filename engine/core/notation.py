@@ -228,19 +228,6 @@ class RecordLine:
         return cls(record_key(rest.strip()))
 
 
-def written_record(
-    players: str, dealer: str, rules: str, lines: Sequence[str], key: str | None = None
-) -> str:
-    """A record written from its parts as they are stored, whether or not this version
-    replays them (a match stored by an earlier one): its key, if given, its players,
-    its dealer, its house rules (no line for the official ones), then its lines."""
-    head = [str(RecordLine(key))] if key else []
-    head += [f"players: {players}", f"dealer: {dealer}"]
-    if rules.strip() not in ("", str(HouseRules())):
-        head.append(f"rules: {rules}")
-    return "".join(f"{line}\n" for line in [*head, *lines])
-
-
 def record_key(key: str) -> str:
     """`key` if it can be a record's key (RECORD_KEY); else a NotationError that says so."""
     if not RECORD_KEY.fullmatch(key):

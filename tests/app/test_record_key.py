@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.imports import lines_to_add
+from engine import Line, RenameLine, parse_line, renamed
 from tests.app.helpers import Tabletop
 from tests.app.test_transfer import import_file, import_text, new_id
 
@@ -149,28 +150,55 @@ def test_look_alike_names_are_refused_at_the_seating_line(tabletop: Tabletop) ->
     assert page.status == 422 and "Line 3" in page.text
 
 
-LINES = st.lists(
-    st.sampled_from(["Ann: R3", "Bob: draw 2, R7 swap Ann", "Cy: take", "hand: 2", "start: G3"]),
-    max_size=12,
-)
+SEATED = ("Ann", "Bob", "Cy")
+TEXTS = ["Ann: R3", "Bob: draw 2, R7 swap Ann", "Cy: take", "Ann: catch Bob", "hand: 2"]
+LINES = st.lists(st.sampled_from(TEXTS), max_size=12)
+Log = list[tuple[Line, tuple[str, ...]]]
+
+
+def parsed(texts: list[str]) -> list[Line]:
+    lines = [parse_line(text, SEATED) for text in texts]
+    assert all(lines)
+    return [line for line in lines if line is not None]
+
+
+def log_of(lines: list[Line]) -> tuple[Log, tuple[str, ...]]:
+    """The lines as a log: each with its players as called before it; and at its end."""
+    log, called = [], list(SEATED)
+    for line in lines:
+        log.append((line, tuple(called)))
+        if isinstance(line, RenameLine):
+            called[called.index(line.old)] = line.new
+    return log, tuple(called)
+
+
+def renaming(lines: list[Line], at: int, seat: int, new: str) -> list[Line]:
+    """The lines with the player at `seat` renamed `new` before line `at` (as a group
+    renames a player in each of their matches): the lines after it say `new`."""
+    old = log_of(lines[:at])[1][seat]
+    return [*lines[:at], RenameLine(old, new), *(renamed(line, {old: new}) for line in lines[at:])]
 
 
 @given(LINES, st.data())
 def test_a_record_sent_again_adds_exactly_what_its_match_lacks(
     played: list[str], data: st.DataObject
 ) -> None:
-    sent_then = data.draw(st.integers(0, len(played)))  # the match holds what was sent then
-    sent_now = data.draw(st.integers(0, len(played)))  # and the phone sends this much now
-    logged = list(played[:sent_then])
-    for _ in range(data.draw(st.integers(0, 3))):  # a group's renames, anywhere after
-        logged.insert(data.draw(st.integers(0, len(logged))), "rename: Ann, ann")
-    logged = [
-        line.replace("Ann", "ANN", 1) if data.draw(st.booleans()) else line for line in logged
-    ]
-    assert lines_to_add(logged, played[:sent_now], sent_then) == played[sent_then:sent_now]
+    lines = parsed(played)
+    sent, _ = log_of(lines)
+    then = data.draw(st.integers(0, len(lines)))  # the match took this much then
+    now = data.draw(st.integers(0, len(lines)))  # and the phone sends this much now
+    # The server's match: what it took, and its group's renames anywhere in it since
+    # (Bob called Robert; Ann spelt ANN, as the group's roster spells her).
+    theirs = lines[:then]
+    for seat, new in data.draw(st.lists(st.sampled_from([(1, "Robert"), (0, "ANN")]), unique=True)):
+        theirs = renaming(theirs, data.draw(st.integers(0, len(theirs))), seat, new)
+    logged, called = log_of(theirs)
+    expected = [renamed(line, dict(zip(SEATED, called, strict=True))) for line in lines[then:now]]
+    assert lines_to_add(logged, sent[:now], called, then) == expected
     # A line received then and undone since: never added again.
-    if sent_then and sent_now >= sent_then:
-        assert lines_to_add(played[: sent_then - 1], played[:sent_now], sent_then) is None
+    if then and now >= then:
+        undone, _ = log_of(lines[: then - 1])
+        assert lines_to_add(undone, sent[:now], SEATED, then) is None
 
 
 @given(LINES, st.sampled_from(["Bob: R9", "Cy: W+6 B"]), st.data())
@@ -178,7 +206,7 @@ def test_a_record_and_a_match_gone_on_differently_add_nothing(
     played: list[str], other: str, data: st.DataObject
 ) -> None:
     at = data.draw(st.integers(0, len(played)))
-    mine = [*played[:at], "Ann: R1", *played[at:]]
-    theirs = [*played[:at], other]
-    assert lines_to_add(theirs, mine) is None
-    assert lines_to_add(mine, theirs) is None
+    mine, called = log_of(parsed([*played[:at], "Ann: R1", *played[at:]]))
+    theirs, _ = log_of(parsed([*played[:at], other]))
+    assert lines_to_add(theirs, mine, called) is None
+    assert lines_to_add(mine, theirs, called) is None

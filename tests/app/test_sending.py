@@ -187,7 +187,7 @@ def test_a_match_played_on_in_the_phone_after_it_was_sent_is_sent_again_with_its
     assert server.match_count() == 1
 
 
-def test_a_line_played_since_that_the_server_s_match_refuses_is_named_by_its_line(
+def test_a_player_the_group_renamed_between_two_sends_is_the_same_seat(
     app: Flask, tmp_path: Path
 ) -> None:
     server = Tabletop(app, app.test_client())
@@ -201,9 +201,10 @@ def test_a_line_played_since_that_the_server_s_match_refuses_is_named_by_its_lin
     on_server = first.headers["Location"].rsplit("/", 1)[1]
     browser.get(first.headers["Location"], follow_redirects=True)
     crew.rename(group_id, "Bob", "Robert")  # on the server: Bob is Robert in every match
-    phone.play_lines(match_id, "Bob: R4")
-    refused = sent(phone, match_id, link, browser)
-    assert refused.status_code == 422
-    number = phone.export(match_id).splitlines().index("Bob: R4") + 1
-    assert f"Line {number} [" in Page(refused).text, Page(refused).text
-    assert Tabletop(app, browser).export(on_server).endswith("rename: Bob, Robert\n")
+    phone.play_lines(match_id, "Bob: R4", "Cy: R7 swap Bob")  # the phone still says Bob
+    assert sent(phone, match_id, link, browser).headers["Location"].endswith("&added=2")
+    phone.play_lines(match_id, "Ann: R2")
+    assert sent(phone, match_id, link, browser).headers["Location"].endswith("&added=1")
+    assert sent(phone, match_id, link, browser).headers["Location"].endswith("?again=1")
+    record = Tabletop(app, browser).export(on_server)
+    assert record.endswith("rename: Bob, Robert\nRobert: R4\nCy: R7 swap Robert\nAnn: R2\n")

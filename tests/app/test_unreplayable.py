@@ -163,11 +163,8 @@ def test_its_group_renames_its_other_matches_and_exports_its_record_as_stored(
 def test_its_record_sent_again_is_answered_with_its_page(app: Flask, tabletop: Tabletop) -> None:
     keyed = "record: sent-from-Anns-phone-1\nplayers: Ann, Bob, Cy\nstart: R5\n"
     match_id = new_id(tabletop, import_text(tabletop, keyed))
-    stored_broken(app, match_id, {"rules": "stack=sometimes"}, None)
-    page = import_text(tabletop, keyed + "Ann: R3\n")
-    assert page.status == 409 and "This match can't be opened" in page.text
-    # Stored with other players than the record's: not that record's match any more.
-    stored_broken(app, match_id, {"players": "Ann, Players, Cy", "rules": "official"}, None)
-    page = import_text(tabletop, keyed + "Ann: R3\n")
-    assert page.status == 422 and "nothing was imported" in page.text
+    for row in ({"rules": "stack=sometimes"}, {"players": "Ann, Players, Cy", "rules": "official"}):
+        stored_broken(app, match_id, row, None)
+        page = import_text(tabletop, keyed + "Ann: R3\n")
+        assert page.status == 409 and "This match can't be opened" in page.text
     assert tabletop.match_count() == 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, IllegalActionError, NotationError, RenameLine, say
+from engine import Game, IllegalActionError, NotationError, RenameLine, renamed, say
 from engine.core.notation import parse_line
 from engine.tools.stats import match_stats
 
@@ -122,3 +122,17 @@ def test_lines_judged_together_name_the_players_as_called_at_their_turn() -> Non
         game.judge_all(["rename: Bob, Robert", "Bob: R6"])
     assert RenameLine.written(" Rename : Bob, Robert # a group's new name")
     assert not RenameLine.written("Renamed: R5") and not RenameLine.written("# rename: a, b")
+
+
+def test_a_line_restated_for_a_table_that_calls_its_players_otherwise() -> None:
+    players = ["Ann", "Bob", "Cy"]
+    names = {"Bob": "Robert", "Ann": "Anna"}
+    for text, restated in (
+        ("Bob: R7 swap Ann", "Robert: R7 swap Anna"),
+        ("Cy: draw 2, G7 swap Bob", "Cy: draw 2, G7 swap Robert"),
+        ("Ann: catch Bob", "Anna: catch Robert"),
+        ("rename: Bob, Bobby", "rename: Robert, Bobby"),  # the new name is its own
+        ("start: R5", "start: R5"),
+    ):
+        line = parse_line(text, players)
+        assert line is not None and str(renamed(line, names)) == restated
