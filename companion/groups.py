@@ -36,6 +36,7 @@ from companion.access import Phone
 from companion.audit import audit
 from companion.group_pages import Group, Member, Refusal
 from companion.group_reads import GroupReads
+from companion.imports import key_of
 from companion.lookalikes import look_alike
 from companion.matches import Match
 from companion.models import new_token, now
@@ -215,6 +216,11 @@ class Groups(GroupReads):
         group = self.open_link(token, "editor")
         if group is None:
             return None
+        key = key_of(text)  # a record sent before, to another group: nothing added to it
+        before = None if key is None else self.store.imported_as(key)
+        current = None if before is None else self.group_of(before.id)
+        if current is not None and current.id != group.id:
+            return Refusal(_("This match is in the group %(name)s already.", name=current.name))
         imported = self.store.import_record(text)  # ImportRefused: the page says why
         match = imported.match
         current = self.group_of(match.id)

@@ -71,6 +71,18 @@ class ImportRefused(ValueError):
         super().__init__(error)
 
 
+def key_of(text: str) -> str | None:
+    """The record's key (`record:`, its first line), if it has a well-formed one."""
+    for raw in text.removeprefix("\ufeff").splitlines():
+        if strip_comment(raw):
+            try:
+                line = RecordLine.parse(raw)
+            except EngineError:
+                return None  # said when the record is read
+            return None if line is None else line.key
+    return None
+
+
 def too_long(lines: int, max_lines: int) -> ImportRefused:
     return ImportRefused(
         _(
@@ -144,10 +156,11 @@ Played = Sequence[tuple[Line, Sequence[str]]]
 
 def lines_to_add(
     logged: Played, sent: Played, called: Sequence[str], received: int | None = None
-) -> list[Line] | None:
+) -> list[tuple[int, Line]] | None:
     """What a record sent again holds that the match it made lacks (its `logged` lines):
-    the lines played in the phone after it was last received, each naming the players
-    as the match calls them at its end (`called`) ([] when none: the match may have
+    the lines played in the phone after it was last received, each with its place in
+    `sent` and naming the players as the match calls them at its end (`called`), but a
+    rename to a name the match uses already ([] when none: the match may have
     moved on since); None when the two went on with different lines, or when the match
     no longer holds all of the `received` lines it took from the record then (one was
     undone on the server since: sent again, it must not come back).
@@ -157,23 +170,38 @@ def lines_to_add(
     takes the match in. So two lines are the same play when they name the same seats
     (`_by_seat`). With no count of `received` lines (a match imported before it was
     kept), every line the match holds but its renames counts as received."""
-    at = 0
-    for line, players in logged:
+    at = place = 0
+    while place < len(logged):
+        line, players = logged[place]
         if at < len(sent) and _by_seat(line, players) == _by_seat(*sent[at]):
-            at += 1
+            at, place = at + 1, place + 1
+        elif at < len(sent) and _named_so(*sent[at], players):
+            at += 1  # a rename the phone made, which the match's group had made before
         elif at == len(sent):
             return []
-        elif not isinstance(line, RenameLine):
+        elif isinstance(line, RenameLine):
+            place += 1
+        else:
             return None
     if received is not None and at < min(received, len(sent)):
         return None
     now = list(called)
-    added: list[Line] = []
-    for line, players in sent[at:]:
-        added.append(renamed(line, dict(zip(players, now, strict=True))))
+    added: list[tuple[int, Line]] = []
+    for place, (line, players) in enumerate(sent[at:], start=at):
+        here = renamed(line, dict(zip(players, now, strict=True)))
         if isinstance(line, RenameLine):  # renamed in the phone: the new name, here too
             now[list(players).index(line.old)] = line.new
+            if isinstance(here, RenameLine) and here.old == here.new:
+                continue  # the match calls the player so already (its group renamed them)
+        added.append((place, here))
     return added
+
+
+def _named_so(line: Line, players: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Is `line` a rename to the name the other table (`theirs`) calls that seat?"""
+    if not isinstance(line, RenameLine):
+        return False
+    return name_key(theirs[list(players).index(line.old)]) == name_key(line.new)
 
 
 def _by_seat(line: Line, players: Sequence[str]) -> str:

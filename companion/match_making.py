@@ -31,6 +31,12 @@ from companion.models import new_match_id, new_token, now
 from companion.outcomes import Also, ImportedMatch, MovedOn
 from engine import EngineError, Game, HouseRules, Line, Step
 
+# A game's lines, each with its players as called before it.
+Logged = list[tuple[Line, tuple[str, ...]]]
+# A match's log, the lines to add to it (with their places in the record), the steps
+# judged of them, and the engine's refusal of the next one, if any.
+Judged = tuple[Logged, list[tuple[int, Line]] | None, list[Step], EngineError | None]
+
 
 class MatchMaking(MatchReads):
     """New matches and the lines written at once; the store's settings are `Store`'s."""
@@ -89,26 +95,40 @@ class MatchMaking(MatchReads):
             statements.set_record_lines(connection, match_id, len(record.lines))
 
         sent = _log(record.game, len(record.lines))
+
+        def judged(game: Game) -> Judged:
+            """The match's log, the lines to add to it and their steps, all of one game
+            (the write is then guarded by the table it was: nothing moved meanwhile), as
+            `before` and its `header` are at the time of the call."""
+            logged = _log(game)[1 + (header[2] != HouseRules()) :]  # but its dealer, rules
+            added = None
+            if header == seated:
+                added = lines_to_add(logged, sent, game.players, before.record_lines)
+            steps: list[Step] = []
+            try:
+                for step in game.judge_each([line for _, line in added or []]):
+                    steps.append(step)
+            except EngineError as refusal:
+                return logged, added, steps, refusal
+            return logged, added, steps, None
+
         for _attempt in range(3):  # again when a line was recorded while these were judged
             try:
                 header = (before.player_names, before.dealer, HouseRules.parse(before.rules))
             except EngineError as unread:  # stored by an earlier version: its own page
                 raise NoLongerReplays(before.id, 0, unread) from unread
-            table, (played, called) = self.read_game(before, _played)
-            logged = played[len(played) - table.match.version :]  # its header's lines left out
-            added = None
-            if header == seated:
-                added = lines_to_add(logged, sent, called, before.record_lines)
+            table, (logged, added, steps, refused) = self.read_game(before, judged)
             if added is None:
                 raise ImportRefused(_(RECORD_DIFFERS))
+            if refused is not None:
+                raise record.refused(added[len(steps)][0], refused)
             if not added:
+                with self.engine.begin() as connection:  # it holds them all: counted so
+                    statements.set_record_lines(connection, match_id, len(record.lines))
                 audit("imported again", before.id, "editor", lines=len(record.lines))
                 return ImportedMatch(before, again=True)
             if len(logged) + len(added) > self.max_lines:
                 raise too_long(len(logged) + len(added), self.max_lines)
-            table, steps, refused = self.games.judge_each(before, self._read_lines, added)
-            if refused is not None:
-                raise record.refused(len(record.lines) - len(added) + len(steps), refused)
             written = self._append([(table, steps)], None, received)
             if not isinstance(written, MovedOn):
                 audit("imported again", before.id, "editor", added=len(added))
@@ -193,12 +213,7 @@ class MatchMaking(MatchReads):
         return written
 
 
-def _played(game: Game) -> tuple[list[tuple[Line, tuple[str, ...]]], tuple[str, ...]]:
-    """The game's lines with their players, and its players as called now."""
-    return _log(game), game.players
-
-
-def _log(game: Game, count: int | None = None) -> list[tuple[Line, tuple[str, ...]]]:
+def _log(game: Game, count: int | None = None) -> Logged:
     """The game's last `count` lines (all but its players line when None), each with
     its players as called before it."""
     steps = list(game.steps()) if count is None else game.last_steps(count)

@@ -38,6 +38,7 @@ from sqlalchemy import (
     func,
     insert,
     literal_column,
+    or_,
     select,
     text,
     union_all,
@@ -358,8 +359,13 @@ def match_ids(connection: Connection) -> list[str]:
 
 
 def set_record_lines(connection: Connection, match_id: str, count: int) -> None:
-    """How many lines of its record the match took when the record last came."""
-    connection.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(record_lines=count))
+    """The match holds `count` lines of its record (unless a newer send counted more)."""
+    lines = MATCHES.c.record_lines
+    connection.execute(
+        update(MATCHES)
+        .where(MATCHES.c.id == match_id, or_(lines.is_(None), lines < count))
+        .values(record_lines=count)
+    )
 
 
 def delete_match(connection: Connection, match_id: str) -> None:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from companion.imports import lines_to_add
 from engine import Line, RenameLine, parse_line, renamed
+from tests.app.group_helpers import Crew
 from tests.app.helpers import Tabletop
 from tests.app.test_transfer import import_file, import_text, new_id
 
@@ -136,6 +137,28 @@ def test_a_line_undone_on_the_server_does_not_come_back_with_the_record_sent_aga
     assert tabletop.export(match_id) == EXPORTED.replace("Ann: R3\n", "")
 
 
+def test_a_rename_made_on_both_sides_is_made_once_and_a_clash_is_named_by_its_line(
+    tabletop: Tabletop,
+) -> None:
+    match_id = new_id(tabletop, import_text(tabletop, KEYED))
+    crew = Crew(tabletop)
+    group_id = crew.create("Friday crew")
+    page = tabletop.get(f"/m/{match_id}/group")
+    (form,) = page.forms(f"/m/{match_id}/group")
+    tabletop.client.post(form.action, data=form.values() | {"group": group_id})
+    crew.rename(group_id, "Bob", "Robert")
+    crew.rename(group_id, "Cy", "Dee")
+    # The phone played on, and renamed Bob to Robert too: the match calls him so already.
+    played = KEYED + "Bob: R4\nrename: Bob, Robert\nCy: R6\n"
+    page = import_text(tabletop, played)
+    assert "the 2 lines played since were added" in page.doc.one(cls="notice").text
+    assert tabletop.export(match_id).endswith("rename: Cy, Dee\nRobert: R4\nDee: R6\n")
+    assert AGAIN in import_text(tabletop, played).doc.one(cls="notice").text
+    # The phone called Ann what the group calls Cy: refused, by its line in the record.
+    page = import_text(tabletop, played + "rename: Ann, Dee\n")
+    assert page.status == 422 and "Line 8 [" in page.text, page.text[:1500]
+
+
 def test_the_record_sent_again_after_the_match_moved_on_is_that_match(tabletop: Tabletop) -> None:
     match_id = new_id(tabletop, import_text(tabletop, KEYED))
     assert tabletop.line(match_id, "Bob", "R4").status == 303  # played on, on the server
@@ -193,7 +216,8 @@ def test_a_record_sent_again_adds_exactly_what_its_match_lacks(
     for seat, new in data.draw(st.lists(st.sampled_from([(1, "Robert"), (0, "ANN")]), unique=True)):
         theirs = renaming(theirs, data.draw(st.integers(0, len(theirs))), seat, new)
     logged, called = log_of(theirs)
-    expected = [renamed(line, dict(zip(SEATED, called, strict=True))) for line in lines[then:now]]
+    names = dict(zip(SEATED, called, strict=True))
+    expected = [(then + i, renamed(line, names)) for i, line in enumerate(lines[then:now])]
     assert lines_to_add(logged, sent[:now], called, then) == expected
     # A line received then and undone since: never added again.
     if then and now >= then:
