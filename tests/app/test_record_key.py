@@ -12,8 +12,11 @@ from concurrent.futures import ThreadPoolExecutor
 from flask import Flask
 from hypothesis import given
 from hypothesis import strategies as st
+from sqlalchemy import update
 
 from companion.imports import lines_to_add
+from companion.models import MATCHES
+from companion.store import current_store
 from engine import Line, RenameLine, parse_line, renamed
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Tabletop
@@ -135,6 +138,19 @@ def test_a_line_undone_on_the_server_does_not_come_back_with_the_record_sent_aga
     page = import_text(tabletop, KEYED + "Bob: R4\n")  # or played on in the phone too
     assert page.status == 422
     assert tabletop.export(match_id) == EXPORTED.replace("Ann: R3\n", "")
+
+
+def test_a_match_imported_before_its_lines_were_counted_counts_them_when_sent_again(
+    app: Flask, tabletop: Tabletop
+) -> None:
+    match_id = new_id(tabletop, import_text(tabletop, KEYED))
+    with app.app_context(), current_store().engine.begin() as connection:
+        connection.execute(  # as migration a1c0ffee0012 left it: not counted
+            update(MATCHES).where(MATCHES.c.id == match_id).values(record_lines=None)
+        )
+    assert AGAIN in import_text(tabletop, KEYED).doc.one(cls="notice").text  # counted now
+    assert tabletop.undo(match_id).status == 303
+    assert import_text(tabletop, KEYED).status == 422  # the undone line stays undone
 
 
 def test_a_rename_made_on_both_sides_is_made_once_and_a_clash_is_named_by_its_line(
