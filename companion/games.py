@@ -222,24 +222,13 @@ class GameCache:
         self, match: Match, read_lines: ReadLines, lines: Sequence[Line | str]
     ) -> tuple[Table, tuple[Step, ...] | EngineError]:
         """`judge` for several lines, each on the state the one before it leaves."""
-        table, steps, refused = self.judge_each(match, read_lines, lines)
-        return table, steps if refused is None else refused
-
-    def judge_each(
-        self, match: Match, read_lines: ReadLines, lines: Sequence[Line | str]
-    ) -> tuple[Table, tuple[Step, ...], EngineError | None]:
-        """`judge_all`, with the steps judged before a refusal (their count is the place
-        of the line refused) and the refusal, if any."""
-        steps: list[Step] = []
         with self._holding(match, read_lines) as held:
             table = self._table(match, held)
             assert held.game is not None
             try:
-                for step in held.game.judge_each(lines):
-                    steps.append(step)
+                return table, held.game.judge_all(lines)
             except EngineError as refusal:
-                return table, tuple(steps), refusal
-            return table, tuple(steps), None
+                return table, refusal
 
     def recorded(self, match_id: str, step: Step, row_id: int, phone: str | None = None) -> None:
         """The judged step was written as line `row_id` by `phone`: move the game on with

@@ -218,15 +218,13 @@ class Groups(GroupReads):
             return None
         key = key_of(text)  # a record sent before, to another group: nothing added to it
         before = None if key is None else self.store.imported_as(key)
-        current = None if before is None else self.group_of(before.id)
-        if current is not None and current.id != group.id:
-            return Refusal(_("This match is in the group %(name)s already.", name=current.name))
+        if before is not None and (elsewhere := self._elsewhere(before.id, group)):
+            return elsewhere
         imported = self.store.import_record(text)  # ImportRefused: the page says why
         match = imported.match
-        current = self.group_of(match.id)
-        if current is not None and current.id != group.id:
-            return Refusal(_("This match is in the group %(name)s already.", name=current.name))
-        if current is None:
+        if elsewhere := self._elsewhere(match.id, group):
+            return elsewhere
+        if self.group_of(match.id) is None:
             # The link is the authority here, not the sender's cookies (a phone's browser
             # sends none with a form posted from another site).
             holder = Phone(
@@ -244,6 +242,13 @@ class Groups(GroupReads):
             match = moved
         audit("received", match.id, "editor", group=group.id, again=imported.again)
         return Received(group, match, imported.again, imported.added)
+
+    def _elsewhere(self, match_id: str, group: Group) -> Refusal | None:
+        """Why a record's match can't be received into `group`: it is in another."""
+        current = self.group_of(match_id)
+        if current is None or current.id == group.id:
+            return None
+        return Refusal(_("This match is in the group %(name)s already.", name=current.name))
 
     def move_in(self, match_id: str, group_id: str, phone: Phone) -> Match | Refusal:
         """Put a match played outside any group into this group: each of its names is

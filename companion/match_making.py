@@ -91,7 +91,7 @@ class MatchMaking(MatchReads):
         seated = (list(record.game.seating), record.dealer, record.rules)
         match_id = before.id
 
-        def received(connection: Connection, _id: str) -> None:  # with the lines added
+        def received(connection: Connection, _id: str) -> None:  # the record's lines held
             statements.set_record_lines(connection, match_id, len(record.lines))
 
         sent = _log(record.game, len(record.lines))
@@ -124,7 +124,7 @@ class MatchMaking(MatchReads):
                 raise record.refused(added[len(steps)][0], refused)
             if not added:
                 with self.engine.begin() as connection:  # it holds them all: counted so
-                    statements.set_record_lines(connection, match_id, len(record.lines))
+                    received(connection, match_id)
                 audit("imported again", before.id, "editor", lines=len(record.lines))
                 return ImportedMatch(before, again=True)
             if len(logged) + len(added) > self.max_lines:

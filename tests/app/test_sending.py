@@ -153,21 +153,32 @@ def sent(phone: Tabletop, match_id: str, link: str, browser: Any) -> Any:
     return browser.post(form.action.removeprefix("http://localhost"), data=form.values())
 
 
-def test_a_match_played_on_in_the_phone_after_it_was_sent_is_sent_again_with_its_new_lines(
-    app: Flask, tmp_path: Path
-) -> None:
-    server = Tabletop(app, app.test_client())
-    crew = Crew(server)
+def sent_once(
+    app: Flask, tmp_path: Path, *roster: str
+) -> tuple[Crew, str, str, Tabletop, str, Any, str]:
+    """A group (with `roster`), and a match played in the phone (start: R5, Ann: R3)
+    sent to it by its browser, which then opened the group's link (its roles): the
+    group's crew, id and link, the phone, its match, the browser and the server's match."""
+    crew = Crew(Tabletop(app, app.test_client()))
     group_id = crew.create("Friday crew")
-    crew.add(group_id, "ann")  # the group spells her otherwise: it calls her so from then on
-    link = editor_link(server, group_id)
+    if roster:
+        crew.add(group_id, *roster)
+    link = editor_link(crew.t, group_id)
     phone, match_id = played_in_the_phone(tmp_path / "phone")
     phone.play_lines(match_id, "start: R5", "Ann: R3")
     browser = app.test_client()
     first = sent(phone, match_id, link, browser)
     assert first.status_code == 303
+    browser.get(first.headers["Location"], follow_redirects=True)
     on_server = first.headers["Location"].rsplit("/", 1)[1]
-    browser.get(first.headers["Location"], follow_redirects=True)  # its roles, as it is sent on
+    return crew, group_id, link, phone, match_id, browser, on_server
+
+
+def test_a_match_played_on_in_the_phone_after_it_was_sent_is_sent_again_with_its_new_lines(
+    app: Flask, tmp_path: Path
+) -> None:
+    # The group spells her otherwise: it calls her so from then on.
+    _crew, _group, link, phone, match_id, browser, on_server = sent_once(app, tmp_path, "ann")
     server = Tabletop(app, browser)
     assert server.export(on_server).endswith("Ann: R3\nrename: Ann, ann\n")
 
@@ -190,16 +201,7 @@ def test_a_match_played_on_in_the_phone_after_it_was_sent_is_sent_again_with_its
 def test_a_player_the_group_renamed_between_two_sends_is_the_same_seat(
     app: Flask, tmp_path: Path
 ) -> None:
-    server = Tabletop(app, app.test_client())
-    crew = Crew(server)
-    group_id = crew.create("Friday crew")
-    link = editor_link(server, group_id)
-    phone, match_id = played_in_the_phone(tmp_path / "phone")
-    phone.play_lines(match_id, "start: R5", "Ann: R3")
-    browser = app.test_client()
-    first = sent(phone, match_id, link, browser)
-    on_server = first.headers["Location"].rsplit("/", 1)[1]
-    browser.get(first.headers["Location"], follow_redirects=True)
+    crew, group_id, link, phone, match_id, browser, on_server = sent_once(app, tmp_path)
     crew.rename(group_id, "Bob", "Robert")  # on the server: Bob is Robert in every match
     phone.play_lines(match_id, "Bob: R4", "Cy: R7 swap Bob")  # the phone still says Bob
     assert sent(phone, match_id, link, browser).headers["Location"].endswith("&added=2")
