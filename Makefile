@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium valgrind messages paper standalone
+.PHONY: run serve redis test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium valgrind messages paper standalone
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -44,13 +44,24 @@ chromium:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		$(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
+# The rate limits of a server with several workers count in Redis (Debian's
+# redis-server): `make serve` starts one, the tests their own (scripts/redis.sh).
+redis:
+	@command -v redis-server >/dev/null 2>&1 || { \
+		echo "Installing Debian's redis-server for the rate limits"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		$(SUDO) apt-get install -y -qq redis-server >/dev/null; }
+
 run: $(STAMP) $(HTMX)
 	$(PY) -m companion
 
 # Production: gunicorn with several workers (settings from the environment,
-# see docs/OPERATIONS.md).
-serve: $(STAMP) $(HTMX)
-	$(VENV)/bin/gunicorn -c gunicorn.conf.py wsgi:app
+# see docs/OPERATIONS.md), its rate limits counted in a Redis of the instance folder's
+# own unless COMPANION_RATELIMIT_STORAGE_URI names one.
+serve: $(STAMP) $(HTMX) redis
+	@uri="$${COMPANION_RATELIMIT_STORAGE_URI:-}"; \
+	if [ -z "$$uri" ]; then uri=$$(bash scripts/redis.sh start "$${COMPANION_INSTANCE:-instance}/redis") || exit 1; fi; \
+	COMPANION_RATELIMIT_STORAGE_URI="$$uri" exec $(VENV)/bin/gunicorn -c gunicorn.conf.py wsgi:app
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine companion tests bench wsgi.py scripts/build_standalone.py
@@ -86,7 +97,7 @@ WORKERS := $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2); \
 	if [ $$n -lt 3 ]; then echo 3; elif [ $$n -gt 4 ]; then echo 4; else echo $$n; fi)
 PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 # The lint and the standalone build (each mostly one core's work) side by side.
-test: $(HTMX) chromium
+test: $(HTMX) chromium redis
 	@$(MAKE) --no-print-directory -j2 lint $(STANDALONE)
 	$(VENV)/bin/pytest $(PARALLEL)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \

@@ -50,6 +50,15 @@ def when_ready(server):  # type: ignore[no-untyped-def]
         "s" * (threads != 1),
         server.cfg.worker_class_str,
     )
+    limits = getattr(server.app.callable, "extensions", {}).get("rate_limits")
+    if workers > 1 and limits is not None and limits.per_process:
+        server.log.warning(
+            "Rate limits count in each worker's memory: a client may reach each limit once "
+            "per worker (%d times). To count them once, in Redis: "
+            "COMPANION_RATELIMIT_STORAGE_URI=redis://host:6379/0 (make serve starts one; "
+            "docs/OPERATIONS.md, Limits on work).",
+            workers,
+        )
     # What the server has loaded before its workers fork (the app, its templates, the
     # engine's tables: about 130,000 objects) lives as long as it does. Frozen, a full
     # collection in a worker walks only what its requests made; it walked them all, a

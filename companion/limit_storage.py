@@ -14,6 +14,11 @@ from limits.storage import MemoryStorage, Storage, storage_from_string
 
 # Writes between two sweeps of the ended windows' counts (memory only).
 SWEEP_EVERY = 500
+# How long a count waits for Redis, in seconds, before the request is let through
+# uncounted (companion/limits.py): a Redis host gone from the network must not hold a
+# play for redis-py's default of no limit at all. The URI's own settings win
+# (redis://host/0?socket_timeout=1).
+REDIS_WAIT = {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}
 
 
 class SweptMemoryStorage(MemoryStorage):
@@ -50,10 +55,13 @@ class SweptMemoryStorage(MemoryStorage):
 
 def storage_for(uri: str) -> Storage:
     """memory:// counts in this process, swept (SweptMemoryStorage); any other URI is
-    limits' own (redis://...)."""
+    limits' own (redis://...), its errors raised as limits' StorageError."""
     if uri.startswith("memory://"):
-        return SweptMemoryStorage()
-    storage = storage_from_string(uri)
+        return SweptMemoryStorage(wrap_exceptions=True)
+    options: dict[str, Any] = {"wrap_exceptions": True}
+    if uri.startswith(("redis", "valkey")):
+        options |= REDIS_WAIT
+    storage = storage_from_string(uri, **options)
     if not isinstance(storage, Storage):  # an asyncio storage ("async+redis://")
         raise ValueError(f"RATELIMIT_STORAGE_URI {uri!r}: an asyncio storage can't serve this app.")
     return storage

@@ -16,10 +16,15 @@ without (limits imports its asyncio storages too).
 Settings (docs/OPERATIONS.md), from the environment with the COMPANION_ prefix:
 RATELIMIT_NEW_MATCH, RATELIMIT_IMPORT, RATELIMIT_WRITE, RATELIMIT_LAB,
 RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI.
+
+A storage that does not answer (Redis down) lets every request through, with a warning
+in the log when the counting stops and a line when it starts again: a limit is a guard
+against scripts, never a reason to refuse a table its play.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -33,6 +38,8 @@ from werkzeug.exceptions import TooManyRequests
 
 from companion.extensions import htmx
 from companion.settings import switched_on
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # the limits library is imported only when limits are on (not in a phone)
     from limits import RateLimitItem
@@ -89,10 +96,21 @@ class RateLimits:
         Python can't)."""
         self.storage = storage
         self.counter = None
+        # Whether the last count failed (the storage did not answer): the log says so
+        # once when it stops and once when it answers again.
+        self.failing = False
         if storage is not None:
             from limits.strategies import FixedWindowRateLimiter
 
             self.counter = FixedWindowRateLimiter(storage)
+
+    @property
+    def per_process(self) -> bool:
+        """Whether each process counts on its own (memory://): under gunicorn, a client
+        may reach each limit once per worker (gunicorn.conf.py warns at start)."""
+        from limits.storage import MemoryStorage
+
+        return isinstance(self.storage, MemoryStorage)
 
     def check(self, scope: str, items: list[RateLimitItem], what: str) -> None:
         """Count this request against `scope`'s limits; TooMany at the first reached.
@@ -100,11 +118,26 @@ class RateLimits:
         the request, so each client counts apart."""
         if self.counter is None:
             return
+        from limits.errors import StorageError
+
         client = request.remote_addr or "127.0.0.1"
-        for item in items:
-            if not self.counter.hit(item, scope, client):
-                reset_at = self.counter.get_window_stats(item, scope, client).reset_time
-                raise TooMany(what, item, reset_at)
+        try:
+            for item in items:
+                if not self.counter.hit(item, scope, client):
+                    reset_at = self.counter.get_window_stats(item, scope, client).reset_time
+                    raise TooMany(what, item, reset_at)
+        except StorageError as error:  # let through: see the module's docstring
+            if not self.failing:
+                self.failing = True
+                log.warning(
+                    "Rate limits not counted: their storage (RATELIMIT_STORAGE_URI) does "
+                    "not answer (%s). Every request is let through until it does.",
+                    error.storage_error,
+                )
+            return
+        if self.failing:
+            self.failing = False
+            log.warning("Rate limits counted again: their storage answers.")
 
 
 def init_limits(app: Flask) -> RateLimits:

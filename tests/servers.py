@@ -113,3 +113,49 @@ def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
         yield server
     finally:
         server.stop()
+
+
+class Redis:
+    """A Redis server of the test's own on loopback, started by scripts/redis.sh as
+    `make serve` starts one: where the rate limits count across workers."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.url = ""
+
+    def start(self) -> str:
+        """Start it (again, on the port it had), and give its URI."""
+        done = subprocess.run(
+            ["bash", str(ROOT / "scripts" / "redis.sh"), "start", str(self.folder)],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        self.url = done.stdout.strip()
+        return self.url
+
+    def kill(self) -> None:
+        """Gone at once, as a crashed Redis is: its folder (and port) kept."""
+        os.kill(int((self.folder / "redis.pid").read_text()), 9)
+        port = int((self.folder / "port").read_text())
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # until its port refuses
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            except OSError:
+                return
+            time.sleep(0.02)
+        raise AssertionError("Redis still answers after a kill")
+
+    def stop(self) -> None:
+        subprocess.run(["bash", str(ROOT / "scripts" / "redis.sh"), "stop", str(self.folder)])
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[Redis]:
+    server = Redis(tmp_path / "redis")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

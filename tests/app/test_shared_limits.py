@@ -1,0 +1,126 @@
+"""Limits every worker shares (issue 29, point 2): with the counts in Redis, a limit of N
+allows N whatever the number of workers or hosts (in each worker's memory, a client
+could reach it once per worker); a Redis that does not answer lets every request
+through with a warning in the log, never a 500."""
+
+from __future__ import annotations
+
+import logging
+import re
+import shlex
+import socket
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.app.helpers import Form
+from tests.app.test_concurrency import Browser, page_of
+from tests.app.test_limits import phone_at, post_new_match
+from tests.databases import postgres_url, reset_postgres
+from tests.servers import Gunicorn, Redis
+
+LIMITS_LOG = "companion.limits"
+
+
+def test_two_apps_on_one_redis_share_each_limit(app_with: Any, redis: Redis) -> None:
+    """Two processes' apps (two hosts, or two workers) count one client together."""
+    limits = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": redis.url}
+    one = app_with(**limits, RATELIMIT_NEW_MATCH="3 per minute")
+    two = app_with(**limits, RATELIMIT_NEW_MATCH="3 per minute")
+    here, there = phone_at(one, "10.0.0.1"), phone_at(two, "10.0.0.1")
+    assert [post_new_match(here).status for _ in range(2)] == [303, 303]
+    assert [post_new_match(there).status for _ in range(2)] == [303, 429]
+    assert post_new_match(here).status == 429
+    # Another address has a budget of its own in the same Redis.
+    assert post_new_match(phone_at(two, "10.0.0.2")).status == 303
+
+
+def test_four_workers_allow_a_limit_of_n_n_times(tmp_path: Path, redis: Redis) -> None:
+    """The issue's test: gunicorn with 4 workers, a limit of 5 new matches a minute, 24
+    posts from one client at once, each on a connection of its own (as the workers take
+    them): 5 made, 19 refused, and more than one worker answered."""
+    if url := postgres_url():
+        reset_postgres(url)
+    access = tmp_path / "access.log"
+    server = Gunicorn(
+        tmp_path,
+        {
+            "WEB_CONCURRENCY": "4",
+            "COMPANION_RATELIMIT_NEW_MATCH": "5 per minute",
+            "COMPANION_RATELIMIT_STORAGE_URI": redis.url,
+            "ACCESS_LOG": str(access),
+            # Which worker answered each request: its pid, then the status.
+            "GUNICORN_CMD_ARGS": "--access-logformat " + shlex.quote("%(p)s %(m)s %(s)s"),
+        },
+    )
+    server.start()
+    try:
+        assert "Serving: 4 workers" in server.log()
+        assert "Rate limits count in each worker's memory" not in server.log()
+        phone = Browser()
+        status, html, _ = phone.get(server.url + "/new")
+        assert status == 200
+        (form,) = [Form(f) for f in page_of(html).find_all("form") if f.get("action") == "/new"]
+        data = form.values() | {"players-0": "Ann", "players-1": "Bob", "players-2": "Cy"}
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda _: phone.post(server.url + "/new", data)[0], range(24)))
+    finally:
+        server.stop()
+    assert Counter(answers) == {303: 5, 429: 19}
+    posts = [line.split() for line in access.read_text().splitlines() if " POST " in line]
+    assert Counter(status for _, _, status in posts) == {"303": 5, "429": 19}
+    assert len({pid for pid, _, _ in posts}) > 1, "one worker took every post: nothing shown"
+
+
+def test_a_server_counting_in_each_workers_memory_says_so_at_start(gunicorn: Gunicorn) -> None:
+    assert "Serving: 2 workers" in gunicorn.log()
+    assert (
+        "Rate limits count in each worker's memory: a client may reach each limit once per "
+        "worker (2 times)." in gunicorn.log()
+    )
+
+
+def test_a_redis_that_goes_down_lets_plays_through_with_a_warning(
+    app_with: Any, redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = app_with(
+        RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=redis.url, RATELIMIT_NEW_MATCH="2 per minute"
+    )
+    phone = phone_at(app, "10.0.0.1")
+    assert post_new_match(phone).status == 303
+    redis.kill()
+    with caplog.at_level(logging.WARNING, LIMITS_LOG):
+        # Not counted, and never refused, while Redis is away: the log says so once.
+        assert [post_new_match(phone).status for _ in range(3)] == [303, 303, 303]
+        warnings = [r.getMessage() for r in caplog.records if r.name == LIMITS_LOG]
+        assert len(warnings) == 1
+        assert re.match(r"Rate limits not counted: their storage .* does not answer", warnings[0])
+        assert phone.match_count() == 4
+        # Back (empty: its counts are gone), it counts again, and the log says so.
+        redis.start()
+        assert [post_new_match(phone).status for _ in range(3)] == [303, 303, 429]
+        warnings = [r.getMessage() for r in caplog.records if r.name == LIMITS_LOG]
+        assert warnings[1:] == ["Rate limits counted again: their storage answers."]
+
+
+def test_a_redis_that_never_answers_holds_a_play_a_quarter_second(
+    app_with: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Redis host gone from the network (connections taken, nothing ever said back): a
+    write waits for it at most a quarter of a second, then goes through."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        uri = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        app = app_with(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=uri)
+        phone = phone_at(app, "10.0.0.1")
+        with caplog.at_level(logging.WARNING, LIMITS_LOG):
+            started = time.monotonic()
+            page = post_new_match(phone)
+            took = time.monotonic() - started
+    assert page.status == 303 and took < 1.5
+    assert "Timeout" in caplog.text
