@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve redis test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium valgrind messages paper standalone
+.PHONY: run serve serve-https redis caddy test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium valgrind messages paper standalone
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -37,12 +37,13 @@ $(STANDALONE): $(STAMP) $(HTMX) scripts/build_standalone.py $(STANDALONE_SOURCES
 	$(PY) scripts/build_standalone.py
 standalone: $(STANDALONE)
 
-# The browser tests drive Debian's Chromium (Playwright never downloads one here).
+# The browser tests drive Debian's Chromium (Playwright never downloads one here), and
+# give it a CA to trust with NSS's certutil (libnss3-tools: tests/browser/test_https.py).
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-		echo "Installing Debian's chromium and chromium-driver for the browser tests"; \
+	@command -v chromium >/dev/null 2>&1 && command -v certutil >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium, chromium-driver and libnss3-tools for the browser tests"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; }
+		$(SUDO) apt-get install -y -qq chromium chromium-driver libnss3-tools >/dev/null; }
 
 # The rate limits of a server with several workers count in Redis (Debian's
 # redis-server): `make serve` starts one, the tests their own (scripts/redis.sh).
@@ -51,6 +52,13 @@ redis:
 		echo "Installing Debian's redis-server for the rate limits"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		$(SUDO) apt-get install -y -qq redis-server >/dev/null; }
+
+# https in front of gunicorn: Debian's caddy (make serve-https, deploy/Caddyfile).
+caddy:
+	@command -v caddy >/dev/null 2>&1 || { \
+		echo "Installing Debian's caddy for make serve-https"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		$(SUDO) apt-get install -y -qq caddy >/dev/null; }
 
 run: $(STAMP) $(HTMX)
 	$(PY) -m companion
@@ -63,9 +71,15 @@ serve: $(STAMP) $(HTMX) redis
 	if [ -z "$$uri" ]; then uri=$$(bash scripts/redis.sh start "$${COMPANION_INSTANCE:-instance}/redis") || exit 1; fi; \
 	COMPANION_RATELIMIT_STORAGE_URI="$$uri" exec $(VENV)/bin/gunicorn -c gunicorn.conf.py wsgi:app
 
+# The same behind Caddy, over https: a certificate for COMPANION_PUBLIC_URL's name from
+# Let's Encrypt, or on a home network one from Caddy's own CA, whose root phones trust
+# from /trust (scripts/serve_https.py; docs/OPERATIONS.md, "https: make serve-https").
+serve-https: $(STAMP) $(HTMX) redis caddy
+	$(PY) scripts/serve_https.py
+
 lint: $(STAMP)
-	$(VENV)/bin/ruff check engine companion tests bench wsgi.py scripts/build_standalone.py
-	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py scripts/build_standalone.py
+	$(VENV)/bin/ruff check engine companion tests bench wsgi.py scripts/build_standalone.py scripts/serve_https.py
+	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py scripts/build_standalone.py scripts/serve_https.py
 	$(VENV)/bin/mypy --strict companion engine
 
 # Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
@@ -97,7 +111,7 @@ WORKERS := $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2); \
 	if [ $$n -lt 3 ]; then echo 3; elif [ $$n -gt 4 ]; then echo 4; else echo $$n; fi)
 PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 # The lint and the standalone build (each mostly one core's work) side by side.
-test: $(HTMX) chromium redis
+test: $(HTMX) chromium redis caddy
 	@$(MAKE) --no-print-directory -j2 lint $(STANDALONE)
 	$(VENV)/bin/pytest $(PARALLEL)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,6 +43,15 @@ def free_port() -> int:
 class Gunicorn:
     """The production server (gunicorn.conf.py, two workers) on a free local port."""
 
+    command: tuple[str, ...] = (
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        "gunicorn.conf.py",
+        "wsgi:app",
+    )
+
     def __init__(self, instance: Path, env: dict[str, str] | None = None) -> None:
         self.instance = instance
         self.port = free_port()
@@ -62,7 +73,7 @@ class Gunicorn:
     def start(self) -> None:
         with open(self.instance / "gunicorn.log", "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
+                self.command,
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -72,13 +83,17 @@ class Gunicorn:
         while True:
             assert self.process.poll() is None, self.log()
             try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as answer:
+                with self.open("/healthz", timeout=2) as answer:
                     if answer.status == 200:
                         return
             except OSError:
                 pass
             assert time.monotonic() < deadline, self.log()
             time.sleep(0.1)
+
+    def open(self, path: str, timeout: float = 5) -> Any:
+        """GET `path` of the server (urllib's answer; an HTTPError for a 4xx or 5xx)."""
+        return urllib.request.urlopen(self.url + path, timeout=timeout)
 
     def workers(self) -> list[int]:
         assert self.process is not None
@@ -159,3 +174,41 @@ def redis(tmp_path: Path) -> Iterator[Redis]:
         yield server
     finally:
         server.stop()
+
+
+class HttpsServer(Gunicorn):
+    """`make serve-https` (scripts/serve_https.py): gunicorn behind Caddy, its https and
+    plain http ports free local ones, a certificate from Caddy's own CA for the name
+    HOST (a browser maps it to loopback: not a secure context over plain http, as a
+    phone's LAN address is not), localhost and 127.0.0.1. Its Redis is its own."""
+
+    HOST = "nomercy.test"
+    command = (sys.executable, str(ROOT / "scripts" / "serve_https.py"))
+
+    def __init__(self, instance: Path, env: dict[str, str] | None = None) -> None:
+        super().__init__(instance, env)
+        self.http_port = free_port()
+        self.url = f"https://localhost:{self.port}"
+        self.plain_url = f"http://localhost:{self.http_port}"
+        self.env |= {
+            "COMPANION_HTTPS_PORT": str(self.port),
+            "COMPANION_HTTP_PORT": str(self.http_port),
+            "COMPANION_HTTPS_HOSTS": self.HOST,
+        }
+        self.root = instance / "caddy" / "data" / "caddy" / "pki" / "authorities" / "local"
+        self.root /= "root.crt"
+
+    def context(self) -> ssl.SSLContext:
+        """A client that trusts this server's CA, and only it."""
+        return ssl.create_default_context(cafile=str(self.root))
+
+    def open(self, path: str, timeout: float = 5) -> Any:
+        if not self.root.exists():
+            raise OSError("Caddy has not made its CA yet")
+        return urllib.request.urlopen(self.url + path, timeout=timeout, context=self.context())
+
+    def stop(self) -> None:
+        super().stop()
+        subprocess.run(
+            ["bash", str(ROOT / "scripts" / "redis.sh"), "stop", str(self.instance / "redis")]
+        )

@@ -100,6 +100,10 @@ def register(app: Flask) -> None:
     from companion.views import sending
 
     app.register_blueprint(sending.bp)
+    # A home network's https: its root certificate offered to phones (companion/views/trust.py).
+    from companion.views import trust
+
+    app.register_blueprint(trust.bp)
 
     app.register_error_handler(NotAllowed, forbidden_page)
     # A match this version no longer replays: a page of its own wherever it is opened.

@@ -140,6 +140,7 @@ def test_the_server_freezes_what_it_loaded_before_its_workers_fork() -> None:
         num_workers=2,
         cfg=SimpleNamespace(threads=32, worker_class_str="gthread"),
         log=SimpleNamespace(info=lambda text, *args: said.append(text % args)),
+        app=SimpleNamespace(callable=None),  # the loaded app: none here, so no limits
     )
     gc.unfreeze()
     try:

@@ -1,0 +1,144 @@
+"""`make serve-https` (issue 29, point 1): gunicorn behind Caddy, on loopback with
+Caddy's own CA as on a home network. https answers with HSTS and a secure cookie,
+plain http offers only the page with the CA's root (and sends everything else to
+https), and slow clients are held by Caddy, never by a gunicorn worker."""
+
+from __future__ import annotations
+
+import hashlib
+import socket
+import ssl
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from pathlib import Path
+
+import pytest
+
+from tests.databases import postgres_url, reset_postgres
+from tests.servers import HttpsServer
+
+
+@contextmanager
+def serving(instance: Path, env: dict[str, str] | None = None) -> Iterator[HttpsServer]:
+    if url := postgres_url():
+        reset_postgres(url)
+    server = HttpsServer(instance, env)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def https(tmp_path: Path) -> Iterator[HttpsServer]:
+    with serving(tmp_path) as server:
+        yield server
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def plain(url: str) -> tuple[int, dict[str, str], bytes]:
+    """A GET over plain http, redirects not followed."""
+    opener = urllib.request.build_opener(NoRedirect())
+    try:
+        with opener.open(url, timeout=5) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, dict(error.headers), error.read()
+
+
+def test_https_answers_with_hsts_and_secure_cookies(https: HttpsServer) -> None:
+    with https.open("/healthz") as answer:
+        assert answer.status == 200
+        assert answer.headers["Strict-Transport-Security"] == "max-age=31536000"
+    with https.open("/new") as answer:  # a form: its CSRF token opens a session
+        cookies = answer.headers.get_all("Set-Cookie")
+    assert cookies and all("Secure" in cookie for cookie in cookies), cookies
+    # The certificate is for the names a phone opens, signed by this server's CA only.
+    with pytest.raises(urllib.error.URLError, match="CERTIFICATE_VERIFY_FAILED"):
+        urllib.request.urlopen(https.url + "/healthz", timeout=5)
+
+
+def test_plain_http_offers_the_root_and_sends_the_rest_to_https(https: HttpsServer) -> None:
+    status, headers, _ = plain(https.plain_url + "/new?x=1")
+    assert status == 308
+    assert headers["Location"] == f"https://localhost:{https.port}/new?x=1"
+    root = https.root.read_bytes()
+    fingerprint = hashlib.sha256(ssl.PEM_cert_to_DER_cert(root.decode())).hexdigest().upper()
+    status, _, body = plain(https.plain_url + "/trust")
+    assert status == 200
+    page = body.decode()
+    assert ":".join(fingerprint[i : i + 2] for i in range(0, 64, 2)) in page
+    # Other phones scan the page at its plain address, then open the app over https.
+    assert f'href="http://{HttpsServer.HOST}:{https.http_port}/trust"' in page
+    assert f'href="https://{HttpsServer.HOST}:{https.port}"' in page
+    status, headers, body = plain(https.plain_url + "/trust/root.crt")
+    assert (status, body) == (200, root)
+    assert headers["Content-Type"] == "application/x-x509-ca-cert"
+
+
+SLOW_CLIENTS = 16  # two sync workers alone were stopped by two (test_server_shape.py)
+
+
+@contextmanager
+def slow_bodies(server: HttpsServer, count: int) -> Iterator[None]:
+    """`count` clients over TLS that sent a POST's headers and then send one byte of the
+    body every 2 seconds, for as long as the block runs."""
+    headers = (
+        "POST /import HTTP/1.1\r\n"
+        f"Host: localhost:{server.port}\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\n"
+        "Content-Length: 100000\r\n\r\n"
+    ).encode()
+    context = server.context()
+    stop = threading.Event()
+    with ExitStack() as stack:
+        connections = []
+        for _ in range(count):
+            raw = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            connection = stack.enter_context(context.wrap_socket(raw, server_hostname="localhost"))
+            connection.sendall(headers)
+            connections.append(connection)
+
+        def drip() -> None:
+            while not stop.wait(2):
+                for connection in connections:
+                    with suppress(OSError):
+                        connection.sendall(b"a")
+
+        dripper = threading.Thread(target=drip, daemon=True)
+        dripper.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            dripper.join()
+
+
+def test_slow_clients_are_held_by_caddy(tmp_path: Path) -> None:
+    """Two sync workers of one thread each (the server shape slow clients stop at
+    once) behind Caddy: 16 clients dribbling their bodies reach no worker, and /healthz
+    answers within a second all along."""
+    shape = {"GUNICORN_WORKER_CLASS": "sync", "GUNICORN_THREADS": "1"}
+    with serving(tmp_path, shape) as server:
+        assert "Serving: 2 workers x 1 thread (sync)" in server.log()
+        with slow_bodies(server, SLOW_CLIENTS):
+            time.sleep(0.5)
+            times = []
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                started = time.monotonic()
+                with server.open("/healthz", timeout=1) as answer:
+                    assert answer.status == 200
+                times.append(time.monotonic() - started)
+                time.sleep(0.5)
+    assert len(times) >= 5 and max(times) < 1, times
