@@ -45,20 +45,26 @@ chromium:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		$(SUDO) apt-get install -y -qq chromium chromium-driver libnss3-tools >/dev/null; }
 
+# Where systemd runs, Debian's packages start a service of their own (a Redis on port
+# 6379, a Caddy on port 80): the app starts its own instead, so those are stopped.
+NO_SERVICE = { { command -v systemctl && $(SUDO) systemctl disable --now $(1); } >/dev/null 2>&1 || true; }
+
 # The rate limits of a server with several workers count in Redis (Debian's
 # redis-server): `make serve` starts one, the tests their own (scripts/redis.sh).
 redis:
 	@command -v redis-server >/dev/null 2>&1 || { \
 		echo "Installing Debian's redis-server for the rate limits"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq redis-server >/dev/null; }
+		$(SUDO) apt-get install -y -qq redis-server >/dev/null \
+		&& $(call NO_SERVICE,redis-server); }
 
 # https in front of gunicorn: Debian's caddy (make serve-https, deploy/Caddyfile).
 caddy:
 	@command -v caddy >/dev/null 2>&1 || { \
 		echo "Installing Debian's caddy for make serve-https"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq caddy >/dev/null; }
+		$(SUDO) apt-get install -y -qq caddy >/dev/null \
+		&& $(call NO_SERVICE,caddy); }
 
 run: $(STAMP) $(HTMX)
 	$(PY) -m companion

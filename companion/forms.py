@@ -292,3 +292,8 @@ class RemoveForm(TranslatedForm):
     sure = BooleanField(
         lazy_gettext("Its record is downloaded, or not needed"), validators=[DataRequired()]
     )
+
+
+class RepairForm(TranslatedForm):
+    """Repair the names of a match this version refuses for them (its page shows what
+    each becomes: companion/views/unreplayable.py)."""

@@ -108,6 +108,8 @@ class RateLimits:
     def per_process(self) -> bool:
         """Whether each process counts on its own (memory://): under gunicorn, a client
         may reach each limit once per worker (gunicorn.conf.py warns at start)."""
+        if self.storage is None:  # limits off: the library is never imported
+            return False
         from limits.storage import MemoryStorage
 
         return isinstance(self.storage, MemoryStorage)

@@ -151,14 +151,14 @@ class MatchReads:
     def imported_as(self, key: str) -> Match | None:
         """The match imported from the record whose key (`record:`) is `key`, if any."""
         with self.direct.connect() as connection:
-            row = statements.by_record_key(connection, key)
+            row = statements.by_column(connection, "record_key", key)
         return None if row is None else Match.from_row(row)
 
     def open_link(self, token: str, kind: Role) -> Match | None:
         """The match whose `kind` link has this token, if any."""
         column = "editor_token" if kind == "editor" else "viewer_token"
         with self.direct.connect() as connection:
-            row = statements.by_token(connection, column, token)
+            row = statements.by_column(connection, column, token)
         return None if row is None else Match.from_row(row)
 
     # ------------------------------------------------------------ the database

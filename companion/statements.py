@@ -1,27 +1,24 @@
-"""The app's SQL, built once: read a match and its lines, add a line, undo one, and the
-rarer writes (a new match, an import, new links).
+"""The app's SQL: read a match and its lines, add a line, undo one (built once, at import:
+a table does these far more often than anything else), and the rarer writes (a new
+match, an import, new links, names repaired), built when used.
 
-A table records a line and polls far more often than it does anything else: those
-statements (read a match, read its lines, add a line) are built once, at import; the
-rarer ones are built when used.
+Adding a line writes the line and moves the match row (version, last line's id, summary)
+as one. On PostgreSQL that is a single statement, an UPDATE in a WITH feeding the INSERT:
+atomic on its own, it runs without BEGIN and COMMIT, one round trip. SQLite has no
+data-modifying WITH; there it is an INSERT and an UPDATE in one transaction, which costs
+no round trip on a local file.
 
-Adding a line writes the line and moves the match row (version, last line's id,
-summary) as one. On PostgreSQL that is a single statement, an UPDATE in a WITH
-feeding the INSERT: atomic on its own, it runs without BEGIN and COMMIT, one round
-trip. SQLite has no data-modifying WITH; there it is an INSERT and an UPDATE in one
-transaction, which costs no round trip on a local file.
-
-Either way nothing is written unless the match is exactly as the game the line was
-judged on was built from (its version and last line), the editor's link is still the
-match's, and the form's key was never used (a line since undone keeps its key in
-used_key); the unique (match, seq) stops a second line at the same place. So a process
-may judge a line on the game it cached, without reading the match first: if the
-match moved meanwhile, nothing is written and it looks again.
+Either way nothing is written unless the match is exactly as the game the line was judged
+on was built from (its version and last line), the editor's link is still the match's,
+and the form's key was never used (a line since undone keeps its key in used_key); the
+unique (match, seq) stops a second line at the same place. So a process may judge a line
+on the game it cached, without reading the match first: if the match moved meanwhile,
+nothing is written and it looks again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -173,10 +170,9 @@ def add_line(
 
     None: the match is no longer at `version` and `last_line_id` (or gone), the editor
     token is not the match's (the links were renewed), or the form's key was used
-    already. Raises IntegrityError when a line is at that place already.
-
-    With a `connection`, in the caller's transaction (a rename: all the player's
-    matches or none); else in one of its own.
+    already. Raises IntegrityError when a line is at that place already. With a
+    `connection`, in the caller's transaction (a rename: all the player's matches or
+    none); else in one of its own.
     """
     params = {
         "p_match_id": match_id,
@@ -214,10 +210,9 @@ def add_line(
 
 
 def _insert_and_move(connection: Connection, params: dict[str, Any]) -> int | None:
-    """The line, then the match row, in the caller's transaction: on SQLite the INSERT
-    takes the write lock, so the match can't move between the two; on PostgreSQL a line
-    written meanwhile makes the UPDATE find no row (or the line's place taken), and
-    MovedMeanwhile (or IntegrityError) rolls the transaction back."""
+    """The line, then the match row, in the caller's transaction (SQLite: the INSERT takes
+    the write lock; PostgreSQL: a line written meanwhile makes the UPDATE find no row, or
+    the line's place taken, and MovedMeanwhile or IntegrityError rolls it all back)."""
     inserted: int | None = connection.execute(_INSERT_LINE, params).scalar()
     if inserted is None:
         return None
@@ -225,9 +220,6 @@ def _insert_and_move(connection: Connection, params: dict[str, Any]) -> int | No
     if moved.rowcount != 1:
         raise MovedMeanwhile()
     return inserted
-
-
-# ---------------------------------------------------------------- what was written
 
 
 _KEY_USED: Executable = union_all(
@@ -263,11 +255,10 @@ def undo_line(
 ) -> RowMapping | None:
     """Take line `version` (row `last_line_id`) off the log, in the caller's transaction;
     the line's text and form key, or None if the match is not exactly there any more (or
-    the editor link was renewed, or this form was acted on).
-
-    The match row moves first, and only from there: a line recorded meanwhile elsewhere
-    must never be left beyond the log's end. The undone line's form key and the undo
-    form's own stay used: resubmitting either does nothing.
+    the editor link was renewed, or this form was acted on). The match row moves first,
+    and only from there: a line recorded meanwhile elsewhere must never be left beyond
+    the log's end. The undone line's form key and the undo form's own stay used:
+    resubmitting either does nothing.
     """
     params = {
         "p_match_id": match_id,
@@ -345,6 +336,19 @@ def insert_match(connection: Connection, values: dict[str, Any], lines: Sequence
     return last
 
 
+def repair_names(
+    connection: Connection, match: Mapping[str, Any], header: dict[str, Any], lines: dict[int, str]
+) -> bool:
+    """A match's repaired header and lines (by number), if it is as read; else False."""
+    still = [MATCHES.c[column] == match[column] for column in ("id", "version", "last_line_id")]
+    if not connection.execute(update(MATCHES).where(*still).values(**header)).rowcount:
+        return False
+    for seq, new in lines.items():
+        line = (LINES.c.match_id == match["id"], LINES.c.seq == seq)
+        connection.execute(update(LINES).where(*line).values(text=new))
+    return True
+
+
 def new_links(connection: Connection, match_id: str, editor: str, viewer: str) -> None:
     connection.execute(
         update(MATCHES)
@@ -377,15 +381,10 @@ def read_match(connection: Connection, match_id: str) -> RowMapping | None:
     return connection.execute(READ_MATCH, {"match_id": match_id}).mappings().first()
 
 
-def by_token(connection: Connection, column: str, token: str) -> RowMapping | None:
-    """The match whose `column` (editor_token or viewer_token) is `token`."""
-    query = select(MATCHES).where(MATCHES.c[column] == token)
-    return connection.execute(query).mappings().first()
-
-
-def by_record_key(connection: Connection, key: str) -> RowMapping | None:
-    """The match imported from the record whose key (`record:`) is `key`, if any."""
-    query = select(MATCHES).where(MATCHES.c.record_key == key)
+def by_column(connection: Connection, column: str, value: str) -> RowMapping | None:
+    """The match whose `column` is `value`: a link's (editor_token, viewer_token), or the
+    key (`record:`) of the record it was imported from (record_key)."""
+    query = select(MATCHES).where(MATCHES.c[column] == value)
     return connection.execute(query).mappings().first()
 
 

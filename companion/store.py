@@ -43,6 +43,7 @@ from companion.outcomes import (
     Undone,
     Written,
 )
+from companion.repairs import NameRepair, name_repair
 from companion.settings import MAX_MATCH_LINES
 from companion.taps import TapGuard
 from engine import (
@@ -242,6 +243,39 @@ class Store(MatchMaking):
             statements.delete_match(connection, match.id)
         audit("removed", match.id, "editor", record=record)
         return True
+
+    def name_repair(self, match: Match) -> NameRepair | None:
+        """What repairing its names would make of a match that no longer replays for
+        them (companion/repairs.py); None for one that replays, or that a repair of its
+        names would not make replay."""
+        try:
+            self.games.table(match, self._read_lines)
+            return None
+        except NoLongerReplays:
+            logged = self._read_lines(match.id, 1, match.version) if match.version else []
+        lines = [text for _, _, text, _ in logged]
+        return name_repair(match.players, match.dealer, match.rules, lines, self.max_lines)
+
+    def repair_names(self, match_id: str, phone: Phone) -> NameRepair | None:
+        """Repair the names of a match that no longer replays for them, for its editor:
+        its header and every line naming one written over what was stored, in one
+        transaction, if nothing moved meanwhile; the repair made, or None (then its
+        page still offers its record and its removal). The stored record goes to the
+        audit log first: nothing is lost."""
+        match = self.match(match_id, phone, "editor")
+        repair = self.name_repair(match)
+        if repair is None:
+            return None
+        game = repair.judged.game
+        header: dict[str, Any] = {"players": ", ".join(game.seating), "updated_at": now()}
+        header |= {"dealer": repair.judged.dealer, **row_follows(game.state)}
+        stored = self.stored_record(match, key=False)
+        with self.engine.begin() as connection:
+            if not statements.repair_names(connection, _fields(match), header, repair.lines):
+                return None
+        names = "; ".join(f"{old} -> {new}" for old, new in repair.changes())
+        audit("repaired names", match.id, "editor", names=names, record=stored)
+        return repair
 
     # ------------------------------------------------------------ links
 

@@ -62,9 +62,11 @@ from .core.names import (
     clean_name,
     name_key,
     name_problems,
+    repaired_names,
     same_player,
     short_names,
     tidy_name,
+    visible_name,
 )
 from .core.notation import (
     Action,
@@ -105,7 +107,7 @@ from .core.state import (
     State,
     UnoWindow,
 )
-from .core.stored import renamed, written_record
+from .core.stored import RepairedRecord, renamed, repaired_record, written_record
 
 __all__ = [
     "ACTION_FIELD",
@@ -163,6 +165,7 @@ __all__ = [
     "RecordError",
     "RecordLine",
     "RenameLine",
+    "RepairedRecord",
     "Replay",
     "Reveal",
     "RevealMismatch",
@@ -193,6 +196,8 @@ __all__ = [
     "position",
     "record_key",
     "renamed",
+    "repaired_names",
+    "repaired_record",
     "replay",
     "reset_language",
     "reveal_tally",
@@ -211,6 +216,7 @@ __all__ = [
     "tidy_name",
     "to_go",
     "use_language",
+    "visible_name",
     "whose_turn",
     "written_record",
 ]

@@ -1,54 +1,53 @@
 #!/usr/bin/env bash
-# A Redis server on loopback where the rate limits count (companion/limits.py), so that
-# every gunicorn worker shares one count: for `make serve`, the tests and CI.
-#   uri=$(scripts/redis.sh start DIR)   # prints: redis://127.0.0.1:PORT/0
+# A Redis server where the rate limits count (companion/limits.py), so that every
+# gunicorn worker shares one count: for `make serve`, `make serve-https`, the tests.
+#   uri=$(scripts/redis.sh start DIR)   # prints: redis+unix:///.../DIR/redis.sock
 #   scripts/redis.sh stop DIR           # stops that server, removes DIR
-# Everything of one server lives in DIR (its pid, port, log; no data: the counts are
-# worth nothing after a restart), so several run side by side, one per directory.
-# `start` on a DIR whose server still runs prints that server's URI and starts nothing
-# (`make serve` run again). Installs Debian's redis-server package when it is missing.
+# It listens on a unix socket in DIR only (no TCP port: nothing to collide with, and only
+# this user reaches it), and everything of it lives in DIR (its pid, socket, log; no
+# data: the counts are worth nothing after a restart), so several run side by side, one
+# per directory. `start` on a DIR whose server still runs prints its URI and starts
+# nothing (`make serve` run again). Installs Debian's redis-server when it is missing.
 set -euo pipefail
+umask 077  # DIR (and an instance folder made for it) this user's only
 
 usage() {
   echo "usage: $0 start DIR | stop DIR" >&2
   exit 2
 }
 
-running() {  # the server DIR's pid file names is alive, and answers
+running() {  # the server DIR's pid file names is alive, and answers on its socket
   local dir=$1
-  [ -f "$dir/redis.pid" ] && [ -f "$dir/port" ] && kill -0 "$(cat "$dir/redis.pid")" 2>/dev/null \
-    && [ "$(redis-cli -p "$(cat "$dir/port")" ping 2>/dev/null)" = PONG ]
+  [ -f "$dir/redis.pid" ] && kill -0 "$(cat "$dir/redis.pid")" 2>/dev/null \
+    && [ "$(redis-cli -s "$dir/redis.sock" ping 2>/dev/null)" = PONG ]
 }
 
 start() {
-  local dir=$1 port sudo=""
+  local dir=$1 sudo=""
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
+  if [ ${#dir} -gt 96 ]; then  # a unix socket's path holds at most 107 bytes
+    echo "$dir is too long a path for Redis's socket: give a shorter folder" >&2
+    exit 1
+  fi
   if ! command -v redis-server >/dev/null 2>&1; then
     [ "$(id -u)" = 0 ] || sudo=sudo
     echo "Installing Debian's redis-server package for the rate limits" >&2
     $sudo apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server >/dev/null
+    # The package starts a server of its own on port 6379 where systemd runs: not ours.
+    { command -v systemctl >/dev/null && $sudo systemctl disable --now redis-server; } >/dev/null 2>&1 || true
   fi
-  if running "$dir"; then
-    echo "redis://127.0.0.1:$(cat "$dir/port")/0"
-    return
-  fi
-  # The port it had, if it ran here before (the same URI after a restart), else a free one.
-  port=$(cat "$dir/port" 2>/dev/null \
-    || python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  echo "$port" >"$dir/port"
   touch "$dir/started-here"  # `stop` removes only a directory `start` used
-  redis-server --bind 127.0.0.1 --port "$port" --daemonize yes --dir "$dir" \
-    --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --save '' --appendonly no >&2 \
-    || { cat "$dir/redis.log" >&2; exit 1; }
-  for _ in $(seq 100); do
-    running "$dir" && { echo "redis://127.0.0.1:$port/0"; return; }
-    sleep 0.05
-  done
-  echo "Redis did not start:" >&2
-  cat "$dir/redis.log" >&2
-  exit 1
+  if ! running "$dir"; then
+    rm -f "$dir/redis.sock"
+    redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 \
+      --daemonize yes --dir "$dir" --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" \
+      --save '' --appendonly no >&2 || { cat "$dir/redis.log" >&2; exit 1; }
+    for _ in $(seq 100); do running "$dir" && break; sleep 0.05; done
+    running "$dir" || { echo "Redis did not start:" >&2; cat "$dir/redis.log" >&2; exit 1; }
+  fi
+  echo "redis+unix://$dir/redis.sock"
 }
 
 stop() {

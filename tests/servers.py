@@ -78,6 +78,7 @@ class Gunicorn:
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: stop() ends all it started
             )
         deadline = time.monotonic() + 30
         while True:
@@ -109,7 +110,7 @@ class Gunicorn:
         try:
             self.process.wait(15)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            os.killpg(self.process.pid, 9)  # with whatever it started (workers, Caddy)
             self.process.wait()
         self.process = None
 
@@ -131,15 +132,16 @@ def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
 
 
 class Redis:
-    """A Redis server of the test's own on loopback, started by scripts/redis.sh as
-    `make serve` starts one: where the rate limits count across workers."""
+    """A Redis server of the test's own (on a unix socket in its folder), started by
+    scripts/redis.sh as `make serve` starts one: where the rate limits count across
+    workers."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.url = ""
 
     def start(self) -> str:
-        """Start it (again, on the port it had), and give its URI."""
+        """Start it (again, at the same socket), and give its URI."""
         done = subprocess.run(
             ["bash", str(ROOT / "scripts" / "redis.sh"), "start", str(self.folder)],
             capture_output=True,
@@ -150,13 +152,13 @@ class Redis:
         return self.url
 
     def kill(self) -> None:
-        """Gone at once, as a crashed Redis is: its folder (and port) kept."""
+        """Gone at once, as a crashed Redis is: its folder (and socket's path) kept."""
         os.kill(int((self.folder / "redis.pid").read_text()), 9)
-        port = int((self.folder / "port").read_text())
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:  # until its port refuses
+        while time.monotonic() < deadline:  # until its socket refuses
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                with socket.socket(socket.AF_UNIX) as probe:
+                    probe.connect(str(self.folder / "redis.sock"))
             except OSError:
                 return
             time.sleep(0.02)

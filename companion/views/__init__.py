@@ -55,7 +55,7 @@ def init_templates(app: Flask) -> None:
         quick_counts,
         stepper,
     )
-    from engine import DECK_SIZE, KEY_ACTIONS, Color, N_plural
+    from engine import DECK_SIZE, KEY_ACTIONS, Color, N_plural, visible_name
 
     app.jinja_env.globals.update(
         face=face,
@@ -71,6 +71,7 @@ def init_templates(app: Flask) -> None:
         stepper=stepper,
         quick_counts=quick_counts,
         N_plural=N_plural,  # a sentence's singular and plural, for quick_counts
+        visible_name=visible_name,  # a stored name with what can't be seen in it spelled out
     )
 
 

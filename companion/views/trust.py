@@ -17,20 +17,30 @@ bp = Blueprint("trust", __name__)
 
 
 def root_certificate() -> tuple[bytes, str] | None:
-    """The root certificate's file (PEM) and its SHA-256 fingerprint as phones show it
-    (AB:CD:...); None when none is set, or Caddy has not made it yet."""
+    """The root certificate's file (PEM) and its fingerprint; None when none is set, or
+    Caddy has not made it yet."""
     setting = current_app.config.get("TLS_ROOT_CERT")
     if not setting:
         return None
-    import ssl  # here: the app in the phone (Pyodide) sets none, and has no ssl at start
-
     try:
         pem = Path(str(setting)).read_bytes()
+    except OSError:  # not made yet
+        return None
+    found = fingerprint(pem)
+    return None if found is None else (pem, found)
+
+
+def fingerprint(pem: bytes) -> str | None:
+    """A certificate's SHA-256 fingerprint as phones show it (AB:CD:...), and as `make
+    serve-https` prints it; None for a file that holds no certificate."""
+    import ssl  # here: the app in the phone (Pyodide) sets no root, and has no ssl at start
+
+    try:
         der = ssl.PEM_cert_to_DER_cert(pem.decode("ascii"))
-    except (OSError, ValueError):  # not made yet, or not a certificate
+    except (UnicodeDecodeError, ValueError):
         return None
     digest = hashlib.sha256(der).hexdigest().upper()
-    return pem, ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 
 @bp.get("/trust")

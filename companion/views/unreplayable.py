@@ -1,15 +1,17 @@
 """A match this version of the app no longer replays (stored before a newer rule: a name
 it now refuses, say): wherever it is opened, a page of its own, never a 500. It says what
-is wrong in plain words, offers the record as stored, and lets its editor remove it."""
+is wrong in plain words, offers the record as stored, and lets its editor repair its
+names (when that makes it replay: companion/repairs.py) or remove it."""
 
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from companion.access import NotAllowed, this_phone, writing_phone
-from companion.forms import RemoveForm
+from companion.forms import RemoveForm, RepairForm
 from companion.games import NoLongerReplays
 from companion.store import current_store
 
@@ -29,8 +31,14 @@ def unreplayable_page(error: NoLongerReplays) -> tuple[str, int, dict[str, str]]
         else _("In play %(number)s: %(reason)s", number=error.play, reason=error.message)
     )
     editor = match is not None and this_phone().role(match) == "editor"
+    repair = current_store().name_repair(match) if editor and match is not None else None
     page = render_template(
-        "unreplayable.html", match=match, where=where, form=RemoveForm() if editor else None
+        "unreplayable.html",
+        match=match,
+        where=where,
+        form=RemoveForm() if editor else None,
+        repair=repair,
+        repair_form=RepairForm() if repair else None,
     )
     # A live table of this match, or a tap on it: reloaded, it shows this page. (Another
     # page's htmx request is answered as it is: its own page says what it could not do.)
@@ -49,4 +57,24 @@ def remove(match_id: str) -> Response:
     if current_store().remove_unreplayable(match_id, writing_phone()):
         flash(_("The match was removed."))
         return redirect(url_for("main.home"), 303)
+    return redirect(url_for("table.show", match_id=match_id), 303)
+
+
+@bp.post("/<match_id>/repair")
+def repair(match_id: str) -> Response:
+    """Repair the match's names (its page offers it when that makes it replay), and show
+    its table again; else its page, which says so."""
+    repaired = current_store().repair_names(match_id, writing_phone())
+    if repaired is None:
+        flash(_("Its names could not be repaired here: download its record to keep it."))
+    else:
+        changes = [f"{old} → {new}" for old, new in repaired.changes()]
+        flash(
+            ngettext(
+                "Name repaired (%(names)s): every play is kept.",
+                "Names repaired (%(names)s): every play is kept.",
+                len(changes),
+                names="; ".join(changes),
+            )
+        )
     return redirect(url_for("table.show", match_id=match_id), 303)

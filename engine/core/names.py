@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -275,3 +275,30 @@ def short_names(names: Sequence[str], limit: int = SHORT_NAME_LENGTH) -> tuple[s
     stay "Alexandra" and "Alexander"; Jean-Baptiste Dupont is "Jean-Bap\u2026"), the full
     name where no shorter form is its own."""
     return _short_names(tuple(names), limit)
+
+
+def repaired_names(
+    names: Sequence[str], alike: Callable[[str, str], bool] = same_player
+) -> tuple[str, ...]:
+    """Names an earlier version stored, each as this version's rules take it (a name
+    they take is kept): the characters a reader can't see left out, a record's
+    separators (: , #) made spaces, cut to MAX_NAME_LENGTH; an empty one "Player N"
+    (its seat); a header word, or a name `alike` another before it (the same player by
+    default: "ANN" after "Ann"), told apart by a number: "Players 2", "ANN 2"."""
+    repaired: list[str] = []
+    for seat, stored in enumerate(names, 1):
+        stem = tidy_name(_FORBIDDEN.sub(" ", _shown(stored)))[:MAX_NAME_LENGTH].strip()
+        stem = stem or f"Player {seat}"
+        name, number = stem, 2
+        while name_key(name) in HEADER_KEYS or any(alike(name, other) for other in repaired):
+            suffix = f" {number}"
+            name, number = f"{stem[: MAX_NAME_LENGTH - len(suffix)].rstrip()}{suffix}", number + 1
+        repaired.append(name)
+    return tuple(repaired)
+
+
+def visible_name(text: str) -> str:
+    """A stored name with all of it shown: each character a name can't hold written as
+    its code and name in brackets ("B[U+0007 BELL]ob"), where a reader would see nothing
+    (or the sentence around it turned around)."""
+    return "".join(f"[{character_name(char)}]" if _hidden(char) else char for char in text)

@@ -327,6 +327,8 @@ def _parse_rename(text: str, players: Sequence[str]) -> RenameLine:
 
 
 def find_player(text: str, players: Sequence[str]) -> str:
+    if text in players:  # as written: apart even in a seating stored before the name rules
+        return text
     wanted = name_key(text)
     for name in players:
         if name_key(name) == wanted:

@@ -1,16 +1,20 @@
-"""A record as it was stored, and its lines as another table calls its players.
+"""A record as it was stored, its names repaired, and its lines as another table calls
+its players.
 
-Both serve a match kept away from this engine's replay: a record written from the
-parts an earlier version stored (which this one may refuse: nothing is lost), and a
-line played at a table whose seats are called otherwise (a record sent again to a
+All serve a match kept away from this engine's replay: a record written from the parts
+an earlier version stored (which this one may refuse: nothing is lost), the same record
+with the names this version's rules refuse made ones they take (`repaired_record`), and
+a line played at a table whose seats are called otherwise (a record sent again to a
 server whose group renamed a player: the same play, at the same seat).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
+from .errors import NotationError
+from .names import repaired_names, same_player, tidy_name
 from .notation import (
     Action,
     ActionLine,
@@ -22,6 +26,9 @@ from .notation import (
     PlayersLine,
     RecordLine,
     RenameLine,
+    parse_action,
+    parse_line,
+    strip_comment,
 )
 from .rules import HouseRules
 
@@ -65,3 +72,68 @@ def written_record(
     if rules.strip() not in ("", str(HouseRules())):
         head.append(f"rules: {rules}")
     return "".join(f"{line}\n" for line in [*head, *lines])
+
+
+@dataclass(frozen=True)
+class RepairedRecord:
+    """A stored match's header and log with its names repaired (`repaired_record`)."""
+
+    players: tuple[str, ...]
+    dealer: str
+    lines: tuple[str, ...]
+    # Each name changed, as stored and as repaired, in seat order.
+    changed: tuple[tuple[str, str], ...]
+
+
+def repaired_record(
+    players: str,
+    dealer: str,
+    lines: Sequence[str],
+    alike: Callable[[str, str], bool] = same_player,
+) -> RepairedRecord | None:
+    """A stored match's players (its header's text), dealer and log lines with each name
+    this version's rules refuse repaired (`repaired_names`), in every line that names it;
+    every other line as it was. None when no name needs it; a NotationError (an
+    EngineError) when a line can't be read even so (a play this version no longer
+    reads: then only its record, as stored, keeps it). Whether the repaired record
+    replays is its reader's to judge."""
+    stored = tuple(tidy_name(part) for part in players.split(","))
+    names = repaired_names(stored, alike)
+    if names == stored:
+        return None
+    now = dict(zip(stored, names, strict=True))  # each name as called now: its repair
+    seated = list(stored)  # the names as the stored lines call them
+    written: list[str] = []
+    for text in lines:
+        line = _stored_line(text, seated)
+        repaired = renamed(line, now) if line is not None else None
+        if isinstance(line, RenameLine):  # from here on the seat is called otherwise
+            seated[seated.index(line.old)] = line.new
+            del now[line.old]
+            now[line.new] = line.new  # a rename line's new name passed this version's rules
+        written.append(text if repaired == line else str(repaired))
+    return RepairedRecord(
+        players=names,
+        dealer=dict(zip(stored, names, strict=True)).get(_stored_name(dealer, stored), dealer),
+        lines=tuple(written),
+        changed=tuple((a, b) for a, b in zip(stored, names, strict=True) if a != b),
+    )
+
+
+def _stored_name(text: str, seated: Sequence[str]) -> str:
+    found = tidy_name(text)
+    return found if found in seated else text
+
+
+def _stored_line(text: str, seated: Sequence[str]) -> Line | None:
+    """A stored line read with the names it was written with: an action's player by its
+    text as written (a player once named after a header word, "Players: R4", is that
+    player), then as any line."""
+    who, sep, rest = strip_comment(text).partition(":")
+    player = tidy_name(who)
+    if sep and player in seated:
+        return ActionLine(player, parse_action(rest.strip(), seated))
+    line = parse_line(text, seated)
+    if isinstance(line, PlayersLine):  # a second header: none of this version's records
+        raise NotationError(f"'{text}' seats the players again")
+    return line

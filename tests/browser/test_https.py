@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Error, sync_playwright
+from playwright.sync_api import Browser, Error
 
 from tests.browser.conftest import CHROMIUM_FLAGS, PHONE, SHOTS, chromium_path
 from tests.databases import postgres_url, reset_postgres
@@ -43,45 +43,47 @@ def home_trusting(folder: Path, root: Path | None) -> Path:
     return folder
 
 
-def open_app(https: HttpsServer, home: Path) -> tuple[str, object]:
-    """Chromium with `home`, the test name mapped to loopback: what the app's page says
-    of its service worker (its scope and state, or "none" after 10 s)."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=chromium_path(),
-            args=[*CHROMIUM_FLAGS, f"--host-resolver-rules=MAP {HttpsServer.HOST} 127.0.0.1"],
-            env={"HOME": str(home)},
+def open_app(suite: Browser, https: HttpsServer, home: Path) -> tuple[str, object]:
+    """Another Chromium (by the suite's Playwright) with `home`, the test name mapped to
+    loopback: the title of /trust and what the app's page says of its service worker
+    (its scope and whether the page is a secure context, or "none" after 10 s)."""
+    browser = suite.browser_type.launch(
+        executable_path=chromium_path(),
+        args=[*CHROMIUM_FLAGS, f"--host-resolver-rules=MAP {HttpsServer.HOST} 127.0.0.1"],
+        env={"HOME": str(home)},
+    )
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"https://{HttpsServer.HOST}:{https.port}/")
+        worker = page.evaluate(
+            """async () => {
+                const ready = await Promise.race([
+                    navigator.serviceWorker.ready,
+                    new Promise((done) => setTimeout(() => done(null), 10000)),
+                ]);
+                return ready ? [ready.scope, window.isSecureContext] : "none";
+            }"""
         )
-        try:
-            page = browser.new_page(viewport=PHONE)
-            page.goto(f"https://{HttpsServer.HOST}:{https.port}/")
-            worker = page.evaluate(
-                """async () => {
-                    const ready = await Promise.race([
-                        navigator.serviceWorker.ready,
-                        new Promise((done) => setTimeout(() => done(null), 10000)),
-                    ]);
-                    return ready ? [ready.scope, window.isSecureContext] : "none";
-                }"""
-            )
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            # Over https: the app's HSTS now sends this name's plain http there (on its
-            # default ports, 80 to 443, the same page).
-            page.goto(f"https://{HttpsServer.HOST}:{https.port}/trust")
-            page.screenshot(path=str(SHOTS / "trust-page.png"), full_page=True)
-            return page.title(), worker
-        finally:
-            browser.close()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        # Over https: the app's HSTS now sends this name's plain http there (on its
+        # default ports, 80 to 443, the same page).
+        page.goto(f"https://{HttpsServer.HOST}:{https.port}/trust")
+        page.screenshot(path=str(SHOTS / "trust-page.png"), full_page=True)
+        return page.title(), worker
+    finally:
+        browser.close()
 
 
 def test_a_browser_trusting_the_servers_ca_gets_the_app_and_its_service_worker(
-    https: HttpsServer, tmp_path: Path
+    browser: Browser, https: HttpsServer, tmp_path: Path
 ) -> None:
-    title, worker = open_app(https, home_trusting(tmp_path / "home", https.root))
+    title, worker = open_app(browser, https, home_trusting(tmp_path / "home", https.root))
     assert worker == [f"https://{HttpsServer.HOST}:{https.port}/", True]
     assert "Trust this server" in title
 
 
-def test_a_browser_that_does_not_trust_it_gets_no_page(https: HttpsServer, tmp_path: Path) -> None:
+def test_a_browser_that_does_not_trust_it_gets_no_page(
+    browser: Browser, https: HttpsServer, tmp_path: Path
+) -> None:
     with pytest.raises(Error, match="ERR_CERT_AUTHORITY_INVALID"):
-        open_app(https, home_trusting(tmp_path / "home", None))
+        open_app(browser, https, home_trusting(tmp_path / "home", None))
