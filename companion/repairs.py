@@ -30,12 +30,11 @@ def alike(name: str, other: str) -> bool:
 
 @dataclass(frozen=True)
 class NameRepair:
-    """What repairing a stored match's names makes of it: its header and the lines that
-    change (by number), judged as an import (`judged`: its game, as it now replays)."""
+    """What repairing a stored match's names makes of it: its header and log, and the
+    same judged as an import (`judged`: its game, as it then replays)."""
 
     repaired: RepairedRecord
     judged: Imported
-    lines: dict[int, str]  # each line the repair changes, by its number in the log
 
     def changes(self) -> list[tuple[str, str]]:
         """Each name changed, as stored (every character shown) and as repaired."""
@@ -59,7 +58,4 @@ def name_repair(
         judged = read_record(written_record(*header, list(repaired.lines)), max_lines)
     except ImportRefused:
         return None
-    changed = {
-        seq: new for seq, (old, new) in enumerate(zip(lines, repaired.lines, strict=True), 1)
-    }
-    return NameRepair(repaired, judged, {s: t for s, t in changed.items() if t != lines[s - 1]})
+    return NameRepair(repaired, judged)

@@ -89,8 +89,7 @@ _LINE_VALUES = (
     _param("p_now", DateTime),
 )
 
-# SQLite: the line, then the match row, in one transaction (the INSERT takes the write
-# lock, so the match can't move between the two).
+# SQLite: the line, then the match row, in one transaction (the INSERT takes the lock).
 _INSERT_LINE = (
     insert(LINES)
     .from_select(_LINE_COLUMNS, select(*_LINE_VALUES).where(exists().where(*_AS_EXPECTED)))
@@ -237,9 +236,6 @@ def key_used(connection: Connection, match_id: str, key: str) -> bool:
     return connection.execute(_KEY_USED, {"match_id": match_id, "key": key}).first() is not None
 
 
-# ---------------------------------------------------------------- undo
-
-
 def undo_line(
     connection: Connection,
     *,
@@ -316,37 +312,40 @@ _MOVE_BACK = (
 
 def insert_match(connection: Connection, values: dict[str, Any], lines: Sequence[str]) -> int:
     """A new match and its lines (an import), in the caller's transaction; the last
-    line's row id (0: none), also written on the match row."""
+    line's row id."""
     connection.execute(insert(MATCHES), [values | {"last_line_id": 0}])
-    if not lines:
-        return 0
-    connection.execute(
-        insert(LINES),
-        [
-            {"match_id": values["id"], "seq": seq, "text": text, "created_at": values["created_at"]}
-            for seq, text in enumerate(lines, 1)
-        ],
-    )
-    last: int = connection.execute(
-        select(LINES.c.id).where(LINES.c.match_id == values["id"], LINES.c.seq == len(lines))
-    ).scalar_one()
-    connection.execute(
-        update(MATCHES).where(MATCHES.c.id == values["id"]).values(last_line_id=last)
-    )
-    return last
+    rows = [{"text": text, "created_at": values["created_at"]} for text in lines]
+    return _write_lines(connection, values["id"], rows)
 
 
 def repair_names(
-    connection: Connection, match: Mapping[str, Any], header: dict[str, Any], lines: dict[int, str]
+    connection: Connection, match: Mapping[str, Any], header: dict[str, Any], lines: list[str]
 ) -> bool:
-    """A match's repaired header and lines (by number), if it is as read; else False."""
+    """A match's repaired header and log (new rows, each line's recording kept: anything
+    keyed by the last line's id lets go of the old), if it is as read; else False."""
     still = [MATCHES.c[column] == match[column] for column in ("id", "version", "last_line_id")]
     if not connection.execute(update(MATCHES).where(*still).values(**header)).rowcount:
         return False
-    for seq, new in lines.items():
-        line = (LINES.c.match_id == match["id"], LINES.c.seq == seq)
-        connection.execute(update(LINES).where(*line).values(text=new))
+    ours = LINES.c.match_id == match["id"]
+    kept = select(LINES.c.created_at, LINES.c.form_key, LINES.c.phone).where(ours)
+    rows = connection.execute(kept.order_by(LINES.c.seq)).mappings().all()
+    connection.execute(delete(LINES).where(ours))
+    written = [dict(row, text=text) for row, text in zip(rows, lines, strict=True)]
+    _write_lines(connection, match["id"], written)
     return True
+
+
+def _write_lines(connection: Connection, match_id: str, rows: list[dict[str, Any]]) -> int:
+    """The match's log, numbered from 1; the last line's row id (0: none), on the match."""
+    if not rows:
+        return 0
+    lines = [row | {"match_id": match_id, "seq": seq} for seq, row in enumerate(rows, 1)]
+    connection.execute(insert(LINES), lines)
+    last: int = connection.execute(
+        select(LINES.c.id).where(LINES.c.match_id == match_id, LINES.c.seq == len(rows))
+    ).scalar_one()
+    connection.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(last_line_id=last))
+    return last
 
 
 def new_links(connection: Connection, match_id: str, editor: str, viewer: str) -> None:

@@ -271,7 +271,8 @@ class Store(MatchMaking):
         header |= {"dealer": repair.judged.dealer, **row_follows(game.state)}
         stored = self.stored_record(match, key=False)
         with self.engine.begin() as connection:
-            if not statements.repair_names(connection, _fields(match), header, repair.lines):
+            log = list(repair.repaired.lines)
+            if not statements.repair_names(connection, _fields(match), header, log):
                 return None
         names = "; ".join(f"{old} -> {new}" for old, new in repair.changes())
         audit("repaired names", match.id, "editor", names=names, record=stored)

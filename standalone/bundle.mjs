@@ -48,7 +48,6 @@ for folder in (Path(SITE) / "wtforms" / "locale").iterdir():
 # Nor the wheels' lists of their files (nothing reads them as the app runs), nor type hints.
 for record in Path(SITE).glob("*.dist-info/RECORD"):
     record.unlink()
-shutil.rmtree(Path(SITE) / "wrapt-stubs")
 for file in (Path(SITE) / "pytz" / "zoneinfo").rglob("*"):
     if file.is_file() and file.name != "UTC":
         file.unlink()

@@ -63,12 +63,17 @@ def remove(match_id: str) -> Response:
 @bp.post("/<match_id>/repair")
 def repair(match_id: str) -> Response:
     """Repair the match's names (its page offers it when that makes it replay), and show
-    its table again; else its page, which says so."""
-    repaired = current_store().repair_names(match_id, writing_phone())
+    its table again; else its page, which says so (a second tap finds the match opens:
+    nothing to say)."""
+    store, phone = current_store(), writing_phone()
+    repaired = store.repair_names(match_id, phone)
     if repaired is None:
-        flash(_("Its names could not be repaired here: download its record to keep it."))
+        if store.state(store.match(match_id, phone)) is None:
+            flash(_("Its names could not be repaired here: download its record to keep it."))
     else:
-        changes = [f"{old} → {new}" for old, new in repaired.changes()]
+        changes = [
+            _("“%(old)s” becomes “%(new)s”", old=old, new=new) for old, new in repaired.changes()
+        ]
         flash(
             ngettext(
                 "Name repaired (%(names)s): every play is kept.",

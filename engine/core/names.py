@@ -280,21 +280,36 @@ def short_names(names: Sequence[str], limit: int = SHORT_NAME_LENGTH) -> tuple[s
 def repaired_names(
     names: Sequence[str], alike: Callable[[str, str], bool] = same_player
 ) -> tuple[str, ...]:
-    """Names an earlier version stored, each as this version's rules take it (a name
-    they take is kept): the characters a reader can't see left out, a record's
-    separators (: , #) made spaces, cut to MAX_NAME_LENGTH; an empty one "Player N"
-    (its seat); a header word, or a name `alike` another before it (the same player by
-    default: "ANN" after "Ann"), told apart by a number: "Players 2", "ANN 2"."""
-    repaired: list[str] = []
-    for seat, stored in enumerate(names, 1):
+    """Names an earlier version stored, each as this version's rules take it. A name they
+    take, apart from every such name before it, is kept as it is; each other one is
+    repaired: the characters a reader can't see left out, a record's separators (: , #)
+    made spaces, cut to MAX_NAME_LENGTH (an empty one: "Player N", its seat), and a
+    header word, or a name `alike` any other (the same player by default: "ANN" beside
+    "Ann"), told apart by a number: "Players 2", "ANN 2"."""
+    kept: dict[int, str] = {}
+    for seat, name in enumerate(names):
+        if _takes(name) and not any(alike(name, other) for other in kept.values()):
+            kept[seat] = name
+    repaired = dict(kept)
+    for seat, stored in enumerate(names):
+        if seat in kept:
+            continue
         stem = tidy_name(_FORBIDDEN.sub(" ", _shown(stored)))[:MAX_NAME_LENGTH].strip()
-        stem = stem or f"Player {seat}"
+        stem = stem or f"Player {seat + 1}"
         name, number = stem, 2
-        while name_key(name) in HEADER_KEYS or any(alike(name, other) for other in repaired):
+        while name_key(name) in HEADER_KEYS or any(alike(name, o) for o in repaired.values()):
             suffix = f" {number}"
             name, number = f"{stem[: MAX_NAME_LENGTH - len(suffix)].rstrip()}{suffix}", number + 1
-        repaired.append(name)
-    return tuple(repaired)
+        repaired[seat] = name
+    return tuple(repaired[seat] for seat in range(len(names)))
+
+
+def _takes(name: str) -> bool:
+    """Do this version's rules take the name as it is written?"""
+    try:
+        return clean_name(name) == name
+    except NotationError:
+        return False
 
 
 def visible_name(text: str) -> str:

@@ -26,6 +26,7 @@ from .notation import (
     PlayersLine,
     RecordLine,
     RenameLine,
+    find_player,
     parse_action,
     parse_line,
     strip_comment,
@@ -92,14 +93,15 @@ def repaired_record(
     alike: Callable[[str, str], bool] = same_player,
 ) -> RepairedRecord | None:
     """A stored match's players (its header's text), dealer and log lines with each name
-    this version's rules refuse repaired (`repaired_names`), in every line that names it;
-    every other line as it was. None when no name needs it; a NotationError (an
+    this version's rules refuse repaired (`repaired_names`), in every line that names it
+    (its comment kept); every other line as it was. None when no name needs it, or when
+    two seats were stored with one name (no line tells them apart); a NotationError (an
     EngineError) when a line can't be read even so (a play this version no longer
     reads: then only its record, as stored, keeps it). Whether the repaired record
     replays is its reader's to judge."""
     stored = tuple(tidy_name(part) for part in players.split(","))
     names = repaired_names(stored, alike)
-    if names == stored:
+    if names == stored or len(set(stored)) < len(stored):
         return None
     now = dict(zip(stored, names, strict=True))  # each name as called now: its repair
     seated = list(stored)  # the names as the stored lines call them
@@ -111,28 +113,31 @@ def repaired_record(
             seated[seated.index(line.old)] = line.new
             del now[line.old]
             now[line.new] = line.new  # a rename line's new name passed this version's rules
-        written.append(text if repaired == line else str(repaired))
+        comment = text[len(text.partition("#")[0].rstrip()) :] if "#" in text else ""
+        written.append(text if repaired == line else f"{repaired}{comment}")
+    try:
+        dealt = dict(zip(stored, names, strict=True))[find_player(tidy_name(dealer), stored)]
+    except NotationError:  # no player's name: left for the replay to refuse
+        dealt = dealer
     return RepairedRecord(
         players=names,
-        dealer=dict(zip(stored, names, strict=True)).get(_stored_name(dealer, stored), dealer),
+        dealer=dealt,
         lines=tuple(written),
         changed=tuple((a, b) for a, b in zip(stored, names, strict=True) if a != b),
     )
 
 
-def _stored_name(text: str, seated: Sequence[str]) -> str:
-    found = tidy_name(text)
-    return found if found in seated else text
-
-
 def _stored_line(text: str, seated: Sequence[str]) -> Line | None:
     """A stored line read with the names it was written with: an action's player by its
     text as written (a player once named after a header word, "Players: R4", is that
-    player), then as any line."""
+    player), else as any line."""
     who, sep, rest = strip_comment(text).partition(":")
     player = tidy_name(who)
     if sep and player in seated:
-        return ActionLine(player, parse_action(rest.strip(), seated))
+        try:
+            return ActionLine(player, parse_action(rest.strip(), seated))
+        except NotationError:  # "hand: 3" at a table with a player called "hand"
+            pass
     line = parse_line(text, seated)
     if isinstance(line, PlayersLine):  # a second header: none of this version's records
         raise NotationError(f"'{text}' seats the players again")

@@ -73,11 +73,15 @@ def test_the_editor_repairs_the_names_and_every_play_is_kept(
     assert answer.status_code == 303 and answer.headers["Location"] == f"/m/{match_id}"
     table = tabletop.table(match_id)
     assert table.status == 200
-    assert f"Name repaired ({shown} → {repaired}): every play is kept." in table.text
-    record = tabletop.export(match_id)
+    assert f"Name repaired (“{shown}” becomes “{repaired}”): every play is kept." in table.text
+    record = tabletop.export(match_id).splitlines()
     assert f"players: Ann, {repaired}, Cy" in record
-    assert record.splitlines()[-4:] == ["start: R5", "Ann: R3", f"{repaired}: R8", "Cy: R9"]
-    # It is a match again: the next play is recorded, and its undo works.
+    assert record[-4:] == ["start: R5", "Ann: R3", f"{repaired}: R8", "Cy: R9"]
+    # A second tap (the first one's answer lost) changes nothing and says nothing.
+    again = tabletop.client.post(form.action, data=form.values())
+    assert again.status_code == 303 and tabletop.export(match_id) == "\n".join(record) + "\n"
+    assert "could not be repaired" not in tabletop.table(match_id).text
+    # It is a match again: the next play is recorded.
     tabletop.play_lines(match_id, "Ann: R1")
     audited = " ".join(r.getMessage() for r in caplog.records)
     assert "repaired names" in audited and "Cy: R9" in audited  # the stored record
@@ -121,6 +125,15 @@ def test_a_match_that_replays_is_left_as_it_is(tabletop: Tabletop, started: str)
     assert answer.status_code == 303 and tabletop.export(started) == before
 
 
+class KeptLines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.said: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.said.append(record.getMessage())
+
+
 def test_the_upgrade_repairs_every_match_its_names_alone_keep_from_replaying(
     app: Flask, tabletop: Tabletop
 ) -> None:
@@ -137,10 +150,19 @@ def test_the_upgrade_repairs_every_match_its_names_alone_keep_from_replaying(
     tabletop.play_lines(kept, "start: R5")
     stored_broken(app, kept, {"players": "Ann, B\x07ob, Cy"}, "start: R99")
     as_stored = tabletop.export(kept)
-    with app.app_context():
-        downgrade(revision="a1c0ffee0012")
-        upgrade()
-        current_store().games.clear()
+    audit = logging.getLogger("companion.audit")
+    kept_lines = KeptLines()  # on the logger itself: alembic sets up the logging its way
+    audit.addHandler(kept_lines)
+    try:
+        with app.app_context():
+            downgrade(revision="a1c0ffee0012")
+            upgrade()
+            current_store().games.clear()
+    finally:
+        audit.removeHandler(kept_lines)
+    audited = [line for line in kept_lines.said if "repaired names" in line]
+    assert len(audited) == len(BROKEN_NAMES)  # each with its record as it was stored
+    assert all("Ann: R3" in line and "players: Ann, " in line for line in audited)
     for match_id, repaired in broken.items():
         assert tabletop.table(match_id).status == 200, repaired
         record = tabletop.export(match_id).splitlines()

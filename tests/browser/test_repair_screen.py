@@ -57,7 +57,7 @@ def test_the_ways_out_fit_a_small_phone_and_repair_opens_the_match(
             assert found is not None and found["y"] + found["height"] <= SMALL_PHONE["height"], name
         page.get_by_role("button", name="Repair the names").tap()
         expect(page.locator("#table")).to_be_visible()
-        expect(page.get_by_text("Name repaired (B[U+0007 BELL]ob → Bob)")).to_be_visible()
+        expect(page.get_by_text("Name repaired (“B[U+0007 BELL]ob” becomes “Bob”)")).to_be_visible()
         assert page.url == f"{url}/m/{match_id}"
     finally:
         context.close()

@@ -33,6 +33,8 @@ from engine import (
         (["Ann", "\u200b", "Cy"], ("Ann", "Player 2", "Cy")),  # nothing left
         (["Ann", "Bo#b"], ("Ann", "Bo b")),  # a record's separator
         (["Ann", "Bob", "Cy"], ("Ann", "Bob", "Cy")),  # names the rules take: as they are
+        (["B\x07ob", "Bob", "Cy"], ("Bob 2", "Bob", "Cy")),  # a name they take is kept
+        (["ANN", "Ann"], ("ANN", "Ann 2")),  # the first of one player's two names kept
     ],
 )
 def test_each_rule_a_stored_name_breaks_is_repaired(stored: list[str], repaired: tuple) -> None:
@@ -57,6 +59,18 @@ def test_repaired_names_pass_the_rules_are_apart_and_stay_as_they_are(names: lis
     assert [clean_name(name) for name in repaired] == list(repaired)
     assert len({name_key(name) for name in repaired}) == len(repaired)
     assert repaired_names(repaired) == repaired
+    # A name the rules take as it is, one player's only name on the list, is kept.
+    for seat, name in enumerate(stored):
+        alone = sum(name_key(other) == name_key(name) for other in stored) == 1
+        if alone and takes(name):
+            assert repaired[seat] == name
+
+
+def takes(name: str) -> bool:
+    try:
+        return clean_name(name) == name
+    except NotationError:
+        return False
 
 
 STORED_LINES = [
@@ -75,7 +89,7 @@ def test_a_record_is_repaired_in_every_line_that_names_a_repaired_name() -> None
     repaired = repaired_record("Ann, Players, B\x07ob, ANN", "ANN", STORED_LINES)
     assert repaired is not None
     assert repaired.players == ("Ann", "Players 2", "Bob", "ANN 2")
-    assert repaired.dealer == "ANN 2"
+    assert repaired.dealer == "ANN 2"  # as written: ANN, not Ann (one player, by the rules)
     assert repaired.changed == (("Players", "Players 2"), ("B\x07ob", "Bob"), ("ANN", "ANN 2"))
     assert repaired.lines == (
         "start: R5",  # lines naming no repaired name: their text as stored
@@ -83,7 +97,7 @@ def test_a_record_is_repaired_in_every_line_that_names_a_repaired_name() -> None
         "Players 2: draw 1, R8",
         "Bob: B8",
         "ANN 2: B7 swap Bob",  # "ANN" as written, not "Ann" (one player, by the rules)
-        "Ann: catch Bob",
+        "Ann: catch Bob  # after the swap",  # its comment kept
         "rename: ANN 2, Dora",
         "Dora: draw 1",  # after the rename, the seat's name passed the rules
     )
@@ -103,6 +117,16 @@ def test_a_repaired_record_replays_where_the_stored_one_does_not() -> None:
 
 def test_a_record_whose_names_pass_needs_no_repair() -> None:
     assert repaired_record("Ann, Bob, Cy", "Cy", ["start: R5", "Ann: R3"]) is None
+
+
+def test_two_seats_stored_with_one_name_are_not_repaired() -> None:
+    """No line tells "Ann" from "Ann " (tidied, one name): whose play is whose is lost."""
+    assert repaired_record("Ann, Ann , Cy", "Cy", ["start: R5", "Ann: R3"]) is None
+
+
+def test_a_dealer_stored_otherwise_than_its_seat_is_repaired_with_it() -> None:
+    repaired = repaired_record("Ann, B\x07ob, Cy", "b\x07ob", ["start: R5"])
+    assert repaired is not None and repaired.dealer == "Bob"
 
 
 def test_a_line_this_version_no_longer_reads_is_refused() -> None:
