@@ -8,16 +8,16 @@ from __future__ import annotations
 import hashlib
 import socket
 import ssl
-import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from tests.app.test_server_shape import slow_bodies
 from tests.databases import postgres_url, reset_postgres
 from tests.servers import HttpsServer
 
@@ -89,39 +89,16 @@ def test_plain_http_offers_the_root_and_sends_the_rest_to_https(https: HttpsServ
 SLOW_CLIENTS = 16  # two sync workers alone were stopped by two (test_server_shape.py)
 
 
-@contextmanager
-def slow_bodies(server: HttpsServer, count: int) -> Iterator[None]:
-    """`count` clients over TLS that sent a POST's headers and then send one byte of the
-    body every 2 seconds, for as long as the block runs."""
-    headers = (
-        "POST /import HTTP/1.1\r\n"
-        f"Host: localhost:{server.port}\r\n"
-        "Content-Type: application/x-www-form-urlencoded\r\n"
-        "Content-Length: 100000\r\n\r\n"
-    ).encode()
-    context = server.context()
-    stop = threading.Event()
-    with ExitStack() as stack:
-        connections = []
-        for _ in range(count):
-            raw = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-            connection = stack.enter_context(context.wrap_socket(raw, server_hostname="localhost"))
-            connection.sendall(headers)
-            connections.append(connection)
+def tls_client(server: HttpsServer) -> Callable[[bytes], socket.socket]:
+    """A connection over TLS to the server (trusting its CA) that has sent `request`."""
 
-        def drip() -> None:
-            while not stop.wait(2):
-                for connection in connections:
-                    with suppress(OSError):
-                        connection.sendall(b"a")
+    def connect(request: bytes) -> socket.socket:
+        raw = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        connection = server.context().wrap_socket(raw, server_hostname="localhost")
+        connection.sendall(request)
+        return connection
 
-        dripper = threading.Thread(target=drip, daemon=True)
-        dripper.start()
-        try:
-            yield
-        finally:
-            stop.set()
-            dripper.join()
+    return connect
 
 
 def test_slow_clients_are_held_by_caddy(tmp_path: Path) -> None:
@@ -131,7 +108,7 @@ def test_slow_clients_are_held_by_caddy(tmp_path: Path) -> None:
     shape = {"GUNICORN_WORKER_CLASS": "sync", "GUNICORN_THREADS": "1"}
     with serving(tmp_path, shape) as server:
         assert "Serving: 2 workers x 1 thread (sync)" in server.log()
-        with slow_bodies(server, SLOW_CLIENTS):
+        with slow_bodies(server, SLOW_CLIENTS, tls_client(server), "localhost"):
             time.sleep(0.5)
             times = []
             deadline = time.monotonic() + 5

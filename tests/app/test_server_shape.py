@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 
 from tests.servers import Gunicorn
@@ -32,18 +32,25 @@ def answer(connection: socket.socket) -> bytes:
 
 
 @contextmanager
-def slow_bodies(server: Gunicorn, count: int) -> Iterator[None]:
+def slow_bodies(
+    server: Gunicorn,
+    count: int,
+    connect: Callable[[bytes], socket.socket] | None = None,
+    host: str = "127.0.0.1",
+) -> Iterator[None]:
     """`count` clients that sent a POST's headers and then send one byte of the body
-    every 2 seconds, for as long as the block runs."""
+    every 2 seconds, for as long as the block runs; each connection made by
+    `connect(headers)` (default: a plain one to the server, `raw`)."""
     headers = (
         "POST /import HTTP/1.1\r\n"
-        f"Host: 127.0.0.1:{server.port}\r\n"
+        f"Host: {host}:{server.port}\r\n"
         "Content-Type: application/x-www-form-urlencoded\r\n"
         "Content-Length: 100000\r\n\r\n"
     ).encode()
+    connect = connect or (lambda sent: raw(server, sent))
     stop = threading.Event()
     with ExitStack() as stack:
-        connections = [stack.enter_context(raw(server, headers)) for _ in range(count)]
+        connections = [stack.enter_context(connect(headers)) for _ in range(count)]
 
         def drip() -> None:
             while not stop.wait(2):
