@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import shutil
+import time
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from itsdangerous import BadSignature
 from jinja2 import ChoiceLoader, Environment, ModuleLoader, Template
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
@@ -54,6 +56,10 @@ STANDALONE = {
     "DB_COMMANDS": False,  # no command line: no `flask db`
     "STATIC_KEPT": False,  # its service worker serves the build's files, of one version
 }
+# The session, signed again on every request, is written to the jar when it says
+# something new, or once a day (its age is checked against PERMANENT_SESSION_LIFETIME,
+# a month: the jar never keeps one near that).
+RENEWED_WITHIN = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,7 @@ class Standalone:
             self.app.jinja_env.loader = ChoiceLoader([CompiledTemplates(templates), own])
         self.jar = folder / "cookies.json"
         self.cookies: dict[str, str] = json.loads(self.jar.read_text()) if self.jar.exists() else {}
+        self.saved = dict(self.cookies)  # what the jar holds (`cookies` may be newer)
 
     def answer(
         self, method: str, url: str, headers: list[tuple[str, str]], body: bytes = b""
@@ -159,11 +166,30 @@ class Standalone:
         return sorted(found)
 
     def _keep(self, set_cookies: list[str]) -> None:
-        # A page renews its cookie (the same, with a later expiry: kept for good here).
-        kept = kept_cookies(self.cookies, set_cookies)
-        if kept != self.cookies:
-            self.cookies = kept
+        """The cookies an answer set, kept; written to the jar (the folder) when they say
+        something new, or when the session the jar holds was signed more than a day ago.
+        The app signs the session again on every request once a match is remembered
+        (a permanent session): its time alone changing must not make every answer a
+        write of the folder to the browser's storage."""
+        self.cookies = kept_cookies(self.cookies, set_cookies)
+        if self.cookies != self.saved and not self._renewed_only():
             self.jar.write_text(json.dumps(self.cookies))
+            self.saved = dict(self.cookies)
+
+    def _renewed_only(self) -> bool:
+        """Do the cookies differ from the jar's only by the session's signing time, the
+        jar's signed within RENEWED_WITHIN seconds?"""
+        name = self.app.config["SESSION_COOKIE_NAME"]
+        others = {k: v for k, v in self.cookies.items() if k != name}
+        if others != {k: v for k, v in self.saved.items() if k != name}:
+            return False
+        serializer = self.app.session_interface.get_signing_serializer(self.app)  # type: ignore[attr-defined]
+        try:
+            now, _ = serializer.loads(self.cookies[name], return_timestamp=True)
+            then, signed = serializer.loads(self.saved[name], return_timestamp=True)
+        except (BadSignature, KeyError, TypeError):
+            return False
+        return bool(now == then and time.time() - signed.timestamp() < RENEWED_WITHIN)
 
 
 class CompiledTemplates(ModuleLoader):

@@ -6,8 +6,10 @@ matches outlast a restart."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 from companion.standalone import Standalone, compile_templates, kept_cookies
@@ -68,6 +70,27 @@ def test_an_answer_says_whether_it_changed_the_folder(tmp_path: Path) -> None:
     played = play(phone)
     assert played["statuses"]
     assert not phone.answer("GET", "/", []).wrote
+
+
+def test_a_session_only_signed_again_is_not_a_write(tmp_path: Path) -> None:
+    """Regression: once a match is remembered the session is permanent, and the app signs
+    it again on every request; a second later its cookie differed by its time alone, and
+    each answer (every tap) wrote the folder to the browser's storage (a flaky test
+    above, in CI). Kept for the answer; written only with news, or once a day."""
+    phone = Standalone(tmp_path, SETTLE)
+    play(phone)
+    jar = (tmp_path / "cookies.json").read_text()
+    time.sleep(1.1)  # a new second: the session's signature changes
+    answer = phone.answer("GET", "/", [])
+    assert phone.cookies["session"] != json.loads(jar)["session"]  # signed again
+    assert not answer.wrote and (tmp_path / "cookies.json").read_text() == jar
+    # News is written at once: a new match remembered.
+    assert phone.answer("GET", "/new", []).status == 200
+    play(phone)
+    assert (tmp_path / "cookies.json").read_text() != jar
+    # And a restart reads the jar: the phone is still its matches' editor.
+    again = Standalone(tmp_path, SETTLE)
+    assert again.answer("GET", "/", []).body.count(b'href="/m/') >= 2
 
 
 def test_the_app_in_the_phone_is_framed_by_its_page_only_and_registers_no_worker(
