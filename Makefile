@@ -105,7 +105,8 @@ PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py \
 # on the phone's screen only (-k 'not desktop'): the database is the same under either.
 PG_SAME := test_rules_in_engine test_shape test_bounded test_server_shape test_hosts \
 	test_rules_page test_rules_contents test_installable test_public_url test_icons \
-	test_languages test_catalogs_once test_card_faces test_phone test_without_a_server
+	test_languages test_catalogs_once test_card_faces test_phone test_without_a_server \
+	test_https test_trust_page
 PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
 # The tests run in parallel, one worker per core, at most 4 but at least 3: a browser
 # test waits on its page about half its time (on 2 cores, 3 workers took CI from 901 s
