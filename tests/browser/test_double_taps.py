@@ -7,10 +7,12 @@ second lands on whatever the first tap brought there)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
+
+from companion.taps import SETTLE_MS
 
 from .conftest import SMALL_PHONE, companion, shot
 from .table import Table
@@ -52,17 +54,48 @@ def settled(page: Page) -> None:
     expect(page.locator("#table.settling, #table.sending")).to_have_count(0)
 
 
-def double_tap(page: Page, key: Locator, interval: int) -> None:
-    """Two touches at the key's place, `interval` ms apart."""
+# The page's own clock for the taps: each touch, and when the table on screen changed.
+WATCH = """() => {
+  window.TAPS = { touches: [], changed: null };
+  if (window.TAPS_WATCHED) { return; }
+  window.TAPS_WATCHED = true;
+  document.addEventListener("touchstart", () => TAPS.touches.push(performance.now()), true);
+  document.addEventListener("htmx:afterSwap", (e) => {
+    if (e.detail.target && e.detail.target.id === "table" && TAPS.changed === null) {
+      TAPS.changed = performance.now();
+    }
+  });
+}"""
+
+
+def double_tap(page: Page, key: Locator, interval: int) -> bool:
+    """Two touches at the key's place, `interval` ms apart; whether they were a double
+    tap as the page saw them: the second sooner than the guard's settle time
+    (taps.SETTLE_MS) after the first brought a new table. A machine busy with other
+    tests can deliver it later, and then it is a deliberate tap by the guard's rule."""
     settled(page)
     box = key.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.evaluate(WATCH)
     page.touchscreen.tap(x, y)
     page.wait_for_timeout(interval)
     page.touchscreen.tap(x, y)
     page.wait_for_timeout(800)  # anything the second tap could have sent has come back
     settled(page)
+    seen = page.evaluate("() => window.TAPS || null")
+    if seen is None or len(seen["touches"]) < 2 or seen["changed"] is None:
+        return True  # a page loaded anew, or the second tap came before the new table
+    return bool(seen["touches"][1] - seen["changed"] < SETTLE_MS)
+
+
+def until_a_double_tap(attempt: Callable[[], bool], tries: int = 3) -> None:
+    """`attempt()` on a new table each time, until its taps were a double tap as the page
+    saw them (it then checks what was recorded, and says True)."""
+    for _ in range(tries):
+        if attempt():
+            return
+    raise AssertionError(f"{tries} tries, each second tap past the settle time: no double tap")
 
 
 def recorded_once(page: Page, url: str, before: list[str], interval: int) -> str:
@@ -74,14 +107,20 @@ def recorded_once(page: Page, url: str, before: list[str], interval: int) -> str
 
 
 def test_a_double_tap_on_a_card_records_one_play(thumb: Page, guarded: str) -> None:
-    t = Table(thumb, guarded)
-    url = t.import_record(THREE)
-    t.tab("Red")
     for interval, number in zip(INTERVALS, (3, 4, 6, 8, 9, 1), strict=True):
-        before = lines(thumb, url)
-        double_tap(thumb, thumb.locator(f'.keyboard [aria-label="Red {number}"]'), interval)
-        last = recorded_once(thumb, url, before, interval)
-        assert last.endswith(f": R{number}"), last
+
+        def attempt(interval: int = interval, number: int = number) -> bool:
+            t = Table(thumb, guarded)
+            url = t.import_record(THREE)
+            t.tab("Red")
+            before = lines(thumb, url)
+            key = thumb.locator(f'.keyboard [aria-label="Red {number}"]')
+            if not double_tap(thumb, key, interval):
+                return False
+            assert recorded_once(thumb, url, before, interval) == f"Ann: R{number}"
+            return True
+
+        until_a_double_tap(attempt)
     shot(thumb, "double-tap-card", "small-phone")
     assert thumb.js_errors == []  # type: ignore[attr-defined]
 
@@ -106,12 +145,16 @@ def test_a_deliberate_second_play_after_the_settle_time_is_recorded(
 def test_a_double_tap_on_a_wild_colour_key_records_one_play(
     thumb: Page, guarded: str, interval: int
 ) -> None:
-    t = Table(thumb, guarded)
-    url = t.import_record(THREE)
-    before = lines(thumb, url)
-    key = thumb.locator('.keyboard [aria-label="Wild Draw 6, naming Blue"]')
-    double_tap(thumb, key, interval)
-    assert recorded_once(thumb, url, before, interval) == "Ann: W+6 B"
+    def attempt() -> bool:
+        url = Table(thumb, guarded).import_record(THREE)
+        before = lines(thumb, url)
+        key = thumb.locator('.keyboard [aria-label="Wild Draw 6, naming Blue"]')
+        if not double_tap(thumb, key, interval):
+            return False
+        assert recorded_once(thumb, url, before, interval) == "Ann: W+6 B"
+        return True
+
+    until_a_double_tap(attempt)
 
 
 @pytest.mark.parametrize("interval", ENDS)
@@ -120,36 +163,49 @@ def test_a_double_tap_on_a_swap_partner_records_one_swap(
 ) -> None:
     """The bug: the second tap landed on the next player's swap buttons, "swapped hands
     with Ana", a partner nobody chose."""
-    t = Table(thumb, guarded)
-    url = t.import_record(THREE)
-    t.tab("Red")
-    t.pick("Red 7")
-    before = lines(thumb, url)
-    partner = thumb.locator(".follow-up").get_by_role("button", name="Bob", exact=False).first
-    double_tap(thumb, partner, interval)
-    assert recorded_once(thumb, url, before, interval) == "Ann: R7 swap Bob"
+
+    def attempt() -> bool:
+        t = Table(thumb, guarded)
+        url = t.import_record(THREE)
+        t.tab("Red")
+        t.pick("Red 7")
+        before = lines(thumb, url)
+        partner = thumb.locator(".follow-up").get_by_role("button", name="Bob", exact=False).first
+        if not double_tap(thumb, partner, interval):
+            return False
+        assert recorded_once(thumb, url, before, interval) == "Ann: R7 swap Bob"
+        return True
+
+    until_a_double_tap(attempt)
 
 
 @pytest.mark.parametrize("interval", ENDS)
 def test_a_double_tap_on_take_records_one_take(thumb: Page, guarded: str, interval: int) -> None:
-    t = Table(thumb, guarded)
-    url = t.import_record(THREE + "Ann: R+2\n")
-    before = lines(thumb, url)
-    double_tap(thumb, thumb.get_by_role("button", name="Take 2", exact=True), interval)
-    assert recorded_once(thumb, url, before, interval) == "Bob: take"
+    def attempt() -> bool:
+        url = Table(thumb, guarded).import_record(THREE + "Ann: R+2\n")
+        before = lines(thumb, url)
+        if not double_tap(thumb, thumb.get_by_role("button", name="Take 2", exact=True), interval):
+            return False
+        assert recorded_once(thumb, url, before, interval) == "Bob: take"
+        return True
+
+    until_a_double_tap(attempt)
 
 
 @pytest.mark.parametrize("interval", ENDS)
 def test_a_double_tap_on_a_quick_count_records_one_roulette(
     thumb: Page, guarded: str, interval: int
 ) -> None:
-    t = Table(thumb, guarded)
-    url = t.import_record(THREE + "Ann: WCR\n")
-    thumb.locator("form.roulette label", has_text="Green").click()
-    before = lines(thumb, url)
-    count = thumb.locator("form.roulette [data-set='3']")
-    double_tap(thumb, count, interval)
-    assert recorded_once(thumb, url, before, interval) == "Bob: roulette G 3"
+    def attempt() -> bool:
+        url = Table(thumb, guarded).import_record(THREE + "Ann: WCR\n")
+        thumb.locator("form.roulette label", has_text="Green").click()
+        before = lines(thumb, url)
+        if not double_tap(thumb, thumb.locator("form.roulette [data-set='3']"), interval):
+            return False
+        assert recorded_once(thumb, url, before, interval) == "Bob: roulette G 3"
+        return True
+
+    until_a_double_tap(attempt)
 
 
 def test_the_drawn_counts_quick_count_double_tapped_records_nothing(
