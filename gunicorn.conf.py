@@ -21,9 +21,11 @@ workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count
 # Threaded workers: a client that sends its request slowly holds one thread while it
 # dribbles, not a whole worker (with sync workers, four such clients stopped the server:
 # docs/OPERATIONS.md, "Slow clients"). It takes workers x threads of them to starve the
-# server now; behind a buffering proxy (deploy/) none reach it at all. An idle thread
-# costs next to nothing, and the GIL keeps the CPU work one at a time per worker anyway,
-# so many threads cost the normal path nothing measurable (docs/PERFORMANCE.md).
+# server now; behind a buffering proxy (deploy/) none reach it at all. That safety has a
+# price under load: threads that have work take turns at the GIL, which stretches every
+# request and costs CPU (at 130 tables on 2 cores, recording a play's p99 about 10x that
+# of one thread a worker: docs/PERFORMANCE.md, "Server shapes"). Behind a buffering
+# proxy, one thread is enough: make serve-https runs that (companion/settings.py).
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 # GUNICORN_THREADS (32), read where the database pools are sized from it too.
 threads = worker_threads()

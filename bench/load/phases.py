@@ -74,6 +74,7 @@ async def load_phase(clients: Clients, server: Server, games: list[list[Post]]) 
     sessions_before = sessions.read() if sessions else None
     cpu_client = time.process_time()
     cpu_server = server.cpu_seconds()
+    cpu_proxy = server.proxy_cpu_seconds()
     cpu_db = server.db_cpu_seconds()
     cpu_machine, cpu_steal = machine_cpu()
     rec.active = True
@@ -90,6 +91,7 @@ async def load_phase(clients: Clients, server: Server, games: list[list[Post]]) 
     elapsed = time.monotonic() - begin
     cpu_client = time.process_time() - cpu_client
     cpu_server = server.cpu_seconds() - cpu_server
+    cpu_proxy = server.proxy_cpu_seconds() - cpu_proxy
     cpu_db = server.db_cpu_seconds() - cpu_db
     busy, stolen = machine_cpu()
     cpu_machine, cpu_steal = busy - cpu_machine, stolen - cpu_steal
@@ -126,11 +128,14 @@ async def load_phase(clients: Clients, server: Server, games: list[list[Post]]) 
         "latency_ms": latency,
         "client_cpu_pct": 100 * cpu_client / elapsed,
         "server_cpu_pct": 100 * cpu_server / elapsed,
+        "proxy_cpu_pct": 100 * cpu_proxy / elapsed if server.proxy else None,
         "db_cpu_pct": 100 * cpu_db / elapsed if server.db_pid else None,
         "db_sessions": db_sessions,
         # Everything else on the machine meanwhile (other programs, the kernel's
         # network work) and CPU the hypervisor took: a busy neighbour skews the figures.
-        "other_cpu_pct": 100 * (cpu_machine - cpu_server - cpu_db - cpu_client) / elapsed,
+        "other_cpu_pct": 100
+        * (cpu_machine - cpu_server - cpu_proxy - cpu_db - cpu_client)
+        / elapsed,
         "steal_cpu_pct": 100 * cpu_steal / elapsed,
         "client_loop_lag_ms": percentiles(lags),
         "drain_s": round(settled, 1),

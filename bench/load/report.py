@@ -57,7 +57,8 @@ def server_shape(r: dict[str, Any]) -> str:
     shape = r.get("server") or {}
     if not shape:
         return "gunicorn (its shape not found in its log)"
-    return f"gunicorn {shape['workers']} workers x {shape['threads']} threads ({shape['class']})"
+    served = f"gunicorn {shape['workers']} workers x {shape['threads']} threads ({shape['class']})"
+    return served + (f" behind {shape['proxy']} (no TLS)" if shape.get("proxy") else "")
 
 
 def connections(r: dict[str, Any]) -> str:
@@ -139,6 +140,7 @@ def report(r: dict[str, Any]) -> None:
     )
     print(
         f"cpu: server (gunicorn) {r['server_cpu_pct']:.0f}%, "
+        + (f"proxy {r['proxy_cpu_pct']:.0f}%, " if r.get("proxy_cpu_pct") is not None else "")
         + (f"PostgreSQL {r['db_cpu_pct']:.0f}%, " if r.get("db_cpu_pct") is not None else "")
         + f"load client {r['client_cpu_pct']:.0f}%, everything else "
         f"{r['other_cpu_pct']:.0f}%, stolen {r['steal_cpu_pct']:.0f}% "

@@ -23,10 +23,53 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
-from companion.settings import sqlalchemy_url
+from companion.settings import PROXIED_THREADS, sqlalchemy_url
 
 ROOT = Path(__file__).resolve().parents[2]  # the project
 PG_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
+# deploy/nginx.conf's proxy settings, on plain http at a loopback port (the load's clients
+# speak no TLS), in the foreground, logging nothing but errors.
+NGINX = """
+daemon off;
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/nginx-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    upstream companion {{
+        server 127.0.0.1:{upstream};
+        keepalive 16;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        client_header_timeout 10s;
+        client_body_timeout 10s;
+        send_timeout 10s;
+        keepalive_timeout 30s;
+        client_max_body_size 2m;
+        client_body_buffer_size 64k;
+        location / {{
+            proxy_pass http://companion;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_request_buffering on;
+            proxy_buffering on;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-Host $host;
+            proxy_connect_timeout 5s;
+            proxy_read_timeout 35s;
+        }}
+    }}
+}}
+"""
 SERVING = re.compile(r"Serving: (\d+) workers? x (\d+) threads? \((\w+)\)")  # gunicorn.conf.py
 
 
@@ -77,7 +120,9 @@ def healthy(port: int) -> bool:
 
 
 class Server:
-    """gunicorn with the project's gunicorn.conf.py on a free loopback port."""
+    """gunicorn with the project's gunicorn.conf.py on a free loopback port; with
+    `--proxy caddy` or `--proxy nginx`, behind deploy/'s proxy as production runs it
+    (plain http here: the load's clients speak no TLS), the clients at the proxy's port."""
 
     def __init__(
         self,
@@ -93,14 +138,23 @@ class Server:
         self.dir = Path(tempfile.mkdtemp(prefix=f"nomercy-load-{label}-"))
         self.log_path = self.dir / "server.log"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.proxy: subprocess.Popen[bytes] | None = None
         self.port = 0
 
     def start(self) -> None:
-        self.port = free_port()
+        if self.args.proxy != "none" and shutil.which(self.args.proxy) is None:
+            install = "make caddy" if self.args.proxy == "caddy" else "apt-get install nginx-light"
+            raise RuntimeError(f"--proxy {self.args.proxy} needs {self.args.proxy}: {install}")
+        self.port = upstream = free_port()
         env = dict(os.environ)
         env.pop("DATABASE_URL", None)
+        if self.args.proxy != "none":
+            upstream = free_port()
+            # As make serve-https runs gunicorn behind its proxy (scripts/serve_https.py).
+            env.update(COMPANION_BEHIND_PROXY="true", FORWARDED_ALLOW_IPS="127.0.0.1")
+            env.setdefault("GUNICORN_THREADS", str(PROXIED_THREADS))  # as make serve-https
         env.update(
-            BIND=f"127.0.0.1:{self.port}",
+            BIND=f"127.0.0.1:{upstream}",
             WEB_CONCURRENCY=str(self.args.workers),
             ACCESS_LOG="",  # off
             COMPANION_INSTANCE=str(self.dir / "instance"),
@@ -130,13 +184,53 @@ class Server:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: stopped as one below
             )
+        if self.args.proxy == "caddy":
+            self.start_caddy(upstream)
+        elif self.args.proxy == "nginx":
+            self.start_nginx(upstream)
         deadline = time.monotonic() + self.args.start_timeout
         while not healthy(self.port):
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited at start:\n{self.log_tail()}")
+            if self.proxy is not None and self.proxy.poll() is not None:
+                log = (self.dir / f"{self.args.proxy}.log").read_text(errors="replace")
+                raise RuntimeError(f"{self.args.proxy} exited at start:\n{log[-3000:]}")
             if time.monotonic() > deadline:
                 raise RuntimeError(f"no /healthz answer in time:\n{self.log_tail()}")
             time.sleep(0.2)
+
+    def start_nginx(self, upstream: int) -> None:
+        """deploy/nginx.conf's proxy (buffered requests and answers, kept-alive upstream
+        connections) at this server's port, without TLS."""
+        conf = NGINX.format(port=self.port, upstream=upstream, dir=self.dir)
+        (self.dir / "nginx.conf").write_text(conf)
+        command = ["nginx", "-c", str(self.dir / "nginx.conf"), "-p", str(self.dir)]
+        with open(self.dir / "nginx.log", "wb") as log:
+            self.proxy = subprocess.Popen(
+                command, env=dict(os.environ), stdin=subprocess.DEVNULL, stdout=log, stderr=log
+            )
+
+    def start_caddy(self, upstream: int) -> None:
+        """deploy/Caddyfile's proxy (request buffering, the body limit, the timeouts) at
+        this server's port, without TLS; its certificates and state in this run's folder."""
+        home = self.dir / "caddy"
+        home.mkdir()
+        env = dict(os.environ) | {
+            "COMPANION_SITES": f"http://127.0.0.1:{self.port}",
+            "COMPANION_TLS": "",
+            "COMPANION_HTTP_SITES": f"http://127.0.0.1:{free_port()}",
+            "COMPANION_HTTP_PORT": str(free_port()),
+            "COMPANION_HTTPS_PORT": str(free_port()),
+            "COMPANION_UPSTREAM": f"127.0.0.1:{upstream}",
+            "XDG_DATA_HOME": str(home / "data"),
+            "XDG_CONFIG_HOME": str(home),
+        }
+        caddyfile = ROOT / "deploy" / "Caddyfile"
+        command = ["caddy", "run", "--config", str(caddyfile), "--adapter", "caddyfile"]
+        with open(self.dir / "caddy.log", "wb") as log:
+            self.proxy = subprocess.Popen(
+                command, cwd=home, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log
+            )
 
     def shape(self) -> dict[str, Any]:
         """The workers and threads the server runs, from its own startup line
@@ -145,7 +239,8 @@ class Server:
         if found is None:
             return {}
         workers, threads, worker_class = found.groups()
-        return {"workers": int(workers), "threads": int(threads), "class": worker_class}
+        shape = {"workers": int(workers), "threads": int(threads), "class": worker_class}
+        return shape | ({"proxy": self.args.proxy} if self.proxy is not None else {})
 
     def database_sessions(self) -> DatabaseSessions | None:
         """PostgreSQL's count of the sessions to the app's database (None on SQLite)."""
@@ -154,10 +249,20 @@ class Server:
     def cpu_seconds(self) -> float:
         return proc_cpu_seconds(self.proc.pid) if self.proc else 0.0
 
+    def proxy_cpu_seconds(self) -> float:
+        return proc_cpu_seconds(self.proxy.pid) if self.proxy else 0.0
+
     def db_cpu_seconds(self) -> float:
         return proc_cpu_seconds(self.db_pid) if self.db_pid else 0.0
 
     def stop(self) -> None:
+        if self.proxy is not None and self.proxy.poll() is None:
+            self.proxy.terminate()
+            try:
+                self.proxy.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proxy.kill()
+                self.proxy.wait()
         proc = self.proc
         if proc is None:
             return
