@@ -23,9 +23,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count
 # docs/OPERATIONS.md, "Slow clients"). It takes workers x threads of them to starve the
 # server now; behind a buffering proxy (deploy/) none reach it at all. That safety has a
 # price under load: threads that have work take turns at the GIL, which stretches every
-# request and costs CPU (at 130 tables on 2 cores, recording a play's p99 about 10x that
-# of one thread a worker: docs/PERFORMANCE.md, "Server shapes"). Behind a buffering
-# proxy, one thread is enough: make serve-https runs that (companion/settings.py).
+# request (at 130 tables on 2 cores, recording a play's p99 about 10x that of one
+# thread a worker: docs/PERFORMANCE.md, "Server shapes"). Behind a proxy that reads each
+# answer whole too (deploy/nginx.conf; not deploy/Caddyfile's), one thread is enough.
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 # GUNICORN_THREADS (32), read where the database pools are sized from it too.
 threads = worker_threads()

@@ -9,6 +9,14 @@ those polls itself, with the headers the app gives a 204. Anything else goes to 
 as before, which answers it as always: a table that moved on (shown as the quiet path
 found it: one read of the match, not two), a phone that may not see it or has no cookie
 the app signed, a URL or a host the app would refuse, an outage.
+
+A watching phone's poll that finds the table moved on gets the fragment every watcher of
+that table version gets (companion/views/respond.py keeps it): the first such poll goes
+to the app, and its whole answer (status, headers, the body as sent, gzipped or not) is
+kept for the other watchers who ask the same way (the same language, the same
+Accept-* headers, who recorded the last line as they see it); they get it without the
+framework. Never an answer that sets a cookie, and never for an editor (its screen holds
+its own forms), a poll with something open, or a phone with a message waiting.
 QUIET_POLLS=false sends every poll through the framework (docs/PERFORMANCE.md compares).
 """
 
@@ -16,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import parse_qs, unquote
 
 from flask import Flask
@@ -27,13 +35,17 @@ from werkzeug.http import parse_cookie
 from werkzeug.wsgi import get_host
 
 from companion.access import phone_from
+from companion.bounded import Bounded
 from companion.inputs import CONTROL
-from companion.outcomes import Unchanged
+from companion.outcomes import Changed, Unchanged
 from companion.sessions import KeptSessions
 from companion.settings import switched_on
+from companion.table_view import last_by
 from companion.views.headers import response_headers
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
     from companion.store import Store
@@ -51,6 +63,33 @@ POLL_FAILED = "companion.poll_failed"
 # (without reading the match again).
 POLLED = "companion.polled"
 HX_VARY = "HX-Request, Accept-Encoding, Cookie"
+# What a watcher's answer is kept for besides the table (its version and last line) and
+# who recorded the last line: everything of the request the app's answer could vary by.
+# (A conditional or partial GET, which htmx never sends, is kept apart by its headers.)
+KEPT_FOR = (
+    "wsgi.url_scheme",
+    "SCRIPT_NAME",
+    "HTTP_HOST",
+    "HTTP_ACCEPT_LANGUAGE",
+    "HTTP_ACCEPT_ENCODING",
+    "HTTP_RANGE",
+    "HTTP_IF_RANGE",
+    "HTTP_IF_MATCH",
+    "HTTP_IF_NONE_MATCH",
+    "HTTP_IF_MODIFIED_SINCE",
+    "HTTP_IF_UNMODIFIED_SINCE",
+)
+# A watcher's answer: about 10 kB, 2 gzipped; one or two a live table.
+MOST_ANSWERS = 1000
+# The only query a watcher's poll has when nothing is open on its screen.
+POLL_ARGS = {"v", "last"}
+FLASHES = "_flashes"  # where Flask keeps a phone's waiting messages in its session
+
+
+class Answer(NamedTuple):
+    status: str
+    headers: list[tuple[str, str]]
+    body: bytes
 
 
 class QuietPolls:
@@ -67,18 +106,24 @@ class QuietPolls:
         self.store: Store = app.extensions["store"]
         # What the app's own answer to an unchanged poll carries (views/__init__.py).
         self.headers = [("Vary", HX_VARY), *response_headers(app.config).items()]
+        # Watchers' answers to a poll that found the table moved on, kept per process.
+        self.answers: Bounded[tuple[Any, ...], Answer] = Bounded(MOST_ANSWERS)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":
             found = LIVE.fullmatch(environ.get("PATH_INFO", ""))
-            if found is not None and self.unchanged(environ, found.group(1)):
+            polled = None if found is None else self.poll(environ, found.group(1))
+            if isinstance(polled, Unchanged):
                 start_response("204 NO CONTENT", list(self.headers))
                 return []
+            if polled is not None:
+                return self.watching(environ, start_response, polled)
         return self.wrapped(environ, start_response)
 
-    def unchanged(self, environ: WSGIEnvironment, match_id: str) -> bool:
-        """Whether the table is the one the poll names, for a phone that may see it;
-        False at the least doubt (the app then answers, whatever it is)."""
+    def poll(self, environ: WSGIEnvironment, match_id: str) -> Unchanged | tuple[Any, ...] | None:
+        """Unchanged when the table is the one the poll names, for a phone that may see
+        it; when it moved on, what a watcher's answer is kept under (`watching_key`);
+        None at the least doubt (the app then answers, whatever it is)."""
         query = environ.get("QUERY_STRING", "")
         if (
             CONTROL.search(unquote(query))
@@ -86,27 +131,82 @@ class QuietPolls:
             or environ.get("CONTENT_TYPE")  # a body: the app's guard reads it
             or environ.get("CONTENT_LENGTH", "0") not in ("", "0")
         ):
-            return False
+            return None
         try:
             if not PLAIN_HOST.fullmatch(get_host(environ, self.trusted)):
-                return False  # the app's guard judges (and words) anything else
+                return None  # the app's guard judges (and words) anything else
             asked = parse_qs(query, keep_blank_values=True)  # as the app reads a query
             version, last = int(asked["v"][0]), int(asked["last"][0])
-            phone = phone_from(self.session(environ))
+            held = self.session(environ)
+            phone = phone_from(held)
             # The store holds the app's engines: no app context to make and tear down.
             polled = self.store.poll(match_id, phone, version, last)
             if isinstance(polled, Unchanged):
-                return True
+                return polled
             environ[POLLED] = polled
-            return False
+            return self.watching_key(environ, asked, held, polled)
         except SQLAlchemyError as error:
             # An outage: the app answers it (a 503) without asking the database again.
             environ[POLL_FAILED] = error
-            return False
+            return None
         except (KeyError, ValueError, BadData, HTTPException):
-            return False
+            return None
         except Exception:  # anything else: the app answers, as it would without this path
-            return False
+            return None
+
+    def watching_key(
+        self,
+        environ: WSGIEnvironment,
+        asked: dict[str, list[str]],
+        held: dict[str, Any],
+        polled: Changed,
+    ) -> tuple[Any, ...] | None:
+        """What the app's answer to this poll is the same for, when the phone watches
+        with nothing open and no message waiting (the app then shows it the fragment it
+        shows every such watcher: views/respond.py); else None."""
+        phone = phone_from(held)
+        table = polled.table
+        if asked.keys() - POLL_ARGS or FLASHES in held or phone.role(table.match) != "viewer":
+            return None
+        seen_by = last_by(table, phone.id)
+        language = held.get("language")
+        asking = tuple(str(environ.get(name, "")) for name in KEPT_FOR)
+        return (table.match.id, table.version, table.last_line_id, seen_by, language, *asking)
+
+    def watching(
+        self, environ: WSGIEnvironment, start_response: StartResponse, key: tuple[Any, ...]
+    ) -> Iterable[bytes]:
+        """The answer kept under `key`, or the app's, kept there when it is a fragment
+        for anyone who asks the same (a 200 that sets no cookie)."""
+        kept = self.answers.get(key)
+        if kept is not None:
+            start_response(kept.status, list(kept.headers))
+            return [kept.body]
+        said: list[tuple[str, list[tuple[str, str]]]] = []
+
+        def heard(
+            status: str,
+            headers: list[tuple[str, str]],
+            exc_info: tuple[type[BaseException], BaseException, TracebackType]
+            | tuple[None, None, None]
+            | None = None,
+        ) -> Any:
+            said.append((status, list(headers)))
+            return start_response(status, headers, exc_info)
+
+        answer = self.wrapped(environ, heard)
+        try:
+            body = b"".join(answer)
+        finally:
+            getattr(answer, "close", lambda: None)()  # the app's teardown, as a server calls it
+        if said:
+            status, headers = said[-1]
+            cookie = any(name.lower() == "set-cookie" for name, _ in headers)
+            if status.startswith("200 ") and not cookie:
+                # Its Date was the moment it was made: the server dates each answer.
+                undated = [(name, value) for name, value in headers if name.lower() != "date"]
+                self.answers.put(key, Answer(status, undated, body))
+        return [body]
 
     def session(self, environ: WSGIEnvironment) -> dict[str, Any]:
         """The session the phone's cookie holds, as the app signed it (BadData if not)."""

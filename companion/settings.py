@@ -19,12 +19,6 @@ from companion.paths import ROOT
 # gunicorn's threads per worker when GUNICORN_THREADS is unset (docs/OPERATIONS.md, "Slow
 # clients"), and so the connections each database engine of a worker keeps.
 DEFAULT_THREADS = 32
-# Behind a proxy that reads every request whole first (deploy/: Caddy, nginx), no slow
-# client reaches a worker, and one thread each runs the CPU work one request after
-# another: under load, threads only wait for each other's turn at the GIL (at 130 tables
-# on 2 cores, 32 threads made recording a play's p99 about 10x of one thread's, and cost
-# more CPU: docs/PERFORMANCE.md, "Server shapes"). make serve-https runs this many.
-PROXIED_THREADS = 1
 POOL_TIMEOUT_SECONDS = 5
 
 

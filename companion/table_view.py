@@ -131,6 +131,16 @@ EVENT_KINDS = {
 FELT_EVENTS = {KnockedOut: "knockout", UnoWindow: "uno"}
 
 
+def last_by(table: Table, phone: str | None) -> str:
+    """Who recorded the table's last line, as the phone `phone` sees it: "this phone",
+    "another phone", or "unknown" (an imported line, or one from before phones were told
+    apart)."""
+    by = table.last_by
+    if by is None:
+        return "unknown"
+    return "this phone" if by == phone else "another phone"
+
+
 @dataclass(frozen=True)
 class TableView:
     """The table as one phone shows it: the table, and what this screen has open (a tab,
@@ -249,13 +259,7 @@ class TableView:
 
     @property
     def last_by(self) -> str:
-        """Who recorded the last line, as this phone sees it: "this phone", "another
-        phone", or "unknown" (an imported line, or one from before phones were told
-        apart)."""
-        by = self.table.last_by
-        if by is None:
-            return "unknown"
-        return "this phone" if by == self.phone else "another phone"
+        return last_by(self.table, self.phone)
 
     @property
     def last_kind(self) -> str:

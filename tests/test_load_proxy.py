@@ -1,6 +1,6 @@
 """The load benchmark in front of deploy/'s proxy (`python -m bench.load --proxy caddy`):
-its clients reach gunicorn through Caddy, gunicorn runs as make serve-https runs it (one
-thread a worker), and the proxy's CPU is counted apart from the server's."""
+its clients reach gunicorn through Caddy, and the proxy's CPU is counted apart from the
+server's."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from bench.load.servers import ROOT, Server
 
 def test_the_load_reaches_gunicorn_through_caddy() -> None:
     args = argparse.Namespace(
-        proxy="caddy", workers=2, threads=0, app="bench.bare_wsgi:app", root=ROOT, start_timeout=60
+        proxy="caddy", workers=2, threads=3, app="bench.bare_wsgi:app", root=ROOT, start_timeout=60
     )
     server = Server("proxied", args, None)
     try:
         server.start()
-        assert server.shape() == {"workers": 2, "threads": 1, "class": "gthread", "proxy": "caddy"}
+        assert server.shape() == {"workers": 2, "threads": 3, "class": "gthread", "proxy": "caddy"}
         for _ in range(20):
             connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
             connection.request("GET", "/bench/bare")

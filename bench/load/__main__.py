@@ -5,8 +5,8 @@ Run: .venv/bin/python -m bench.load [--tables 200] [--duration 30] [--db sqlite|
 
 For each database it starts `gunicorn -c gunicorn.conf.py bench.bare_wsgi:app` on loopback
 (the app plus a bare GET /bench/bare for the floor; see bench/bare_wsgi.py), with
-`--proxy caddy` or `--proxy nginx` behind deploy/'s proxy as in production (plain http;
-one thread a worker, as make serve-https runs it, unless --threads says otherwise), then:
+`--proxy caddy` or `--proxy nginx` behind deploy/'s proxy as in production (plain http),
+then:
 
 1. load: N tables at once, each one editor recording a random legal game (from the
    engine's true-card simulator) with a pause between plays, posting what the table
@@ -101,8 +101,8 @@ def arguments() -> argparse.Namespace:
         "--proxy",
         choices=("none", "caddy", "nginx"),
         default="none",
-        help="the clients ask gunicorn (none), or Caddy in front of it as make serve-https "
-        "runs them (caddy: deploy/Caddyfile without TLS, gunicorn's threads as there)",
+        help="the clients ask gunicorn (none), or a proxy in front of it: deploy/Caddyfile's "
+        "as make serve-https runs it, or deploy/nginx.conf's (both without TLS)",
     )
     parser.add_argument("--phones", type=int, default=4, help="polling phones per table (4)")
     parser.add_argument("--poll", type=float, default=1.5, help="seconds between polls (1.5)")

@@ -23,7 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
-from companion.settings import PROXIED_THREADS, sqlalchemy_url
+from companion.settings import sqlalchemy_url
 
 ROOT = Path(__file__).resolve().parents[2]  # the project
 PG_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
@@ -70,6 +70,7 @@ http {{
     }}
 }}
 """
+SBIN = "/usr/local/sbin:/usr/sbin:/sbin"
 SERVING = re.compile(r"Serving: (\d+) workers? x (\d+) threads? \((\w+)\)")  # gunicorn.conf.py
 
 
@@ -142,9 +143,15 @@ class Server:
         self.port = 0
 
     def start(self) -> None:
-        if self.args.proxy != "none" and shutil.which(self.args.proxy) is None:
-            install = "make caddy" if self.args.proxy == "caddy" else "apt-get install nginx-light"
-            raise RuntimeError(f"--proxy {self.args.proxy} needs {self.args.proxy}: {install}")
+        proxy = None
+        if self.args.proxy != "none":
+            # Debian puts nginx in /usr/sbin, which a user's PATH may leave out.
+            proxy = shutil.which(self.args.proxy) or shutil.which(self.args.proxy, path=SBIN)
+            if proxy is None:
+                install = {"caddy": "make caddy"}.get(
+                    self.args.proxy, "apt-get install nginx-light"
+                )
+                raise RuntimeError(f"--proxy {self.args.proxy} needs {self.args.proxy}: {install}")
         self.port = upstream = free_port()
         env = dict(os.environ)
         env.pop("DATABASE_URL", None)
@@ -152,7 +159,6 @@ class Server:
             upstream = free_port()
             # As make serve-https runs gunicorn behind its proxy (scripts/serve_https.py).
             env.update(COMPANION_BEHIND_PROXY="true", FORWARDED_ALLOW_IPS="127.0.0.1")
-            env.setdefault("GUNICORN_THREADS", str(PROXIED_THREADS))  # as make serve-https
         env.update(
             BIND=f"127.0.0.1:{upstream}",
             WEB_CONCURRENCY=str(self.args.workers),
@@ -184,53 +190,61 @@ class Server:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: stopped as one below
             )
-        if self.args.proxy == "caddy":
-            self.start_caddy(upstream)
-        elif self.args.proxy == "nginx":
-            self.start_nginx(upstream)
+        if proxy is not None:
+            self.start_proxy(proxy, upstream)
         deadline = time.monotonic() + self.args.start_timeout
         while not healthy(self.port):
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited at start:\n{self.log_tail()}")
             if self.proxy is not None and self.proxy.poll() is not None:
-                log = (self.dir / f"{self.args.proxy}.log").read_text(errors="replace")
-                raise RuntimeError(f"{self.args.proxy} exited at start:\n{log[-3000:]}")
+                raise RuntimeError(f"{self.args.proxy} exited at start:\n{self.proxy_log()}")
             if time.monotonic() > deadline:
-                raise RuntimeError(f"no /healthz answer in time:\n{self.log_tail()}")
+                raise RuntimeError(
+                    f"no /healthz answer in time:\n{self.log_tail()}\n{self.proxy_log()}"
+                )
             time.sleep(0.2)
 
-    def start_nginx(self, upstream: int) -> None:
-        """deploy/nginx.conf's proxy (buffered requests and answers, kept-alive upstream
-        connections) at this server's port, without TLS."""
-        conf = NGINX.format(port=self.port, upstream=upstream, dir=self.dir)
-        (self.dir / "nginx.conf").write_text(conf)
-        command = ["nginx", "-c", str(self.dir / "nginx.conf"), "-p", str(self.dir)]
-        with open(self.dir / "nginx.log", "wb") as log:
+    def start_proxy(self, command: str, upstream: int) -> None:
+        """deploy/'s proxy at this server's port, without TLS, its files in this run's
+        folder: Caddy with deploy/Caddyfile (request buffering, the body limit, the
+        timeouts), or nginx with deploy/nginx.conf's settings (NGINX)."""
+        env = dict(os.environ)
+        if self.args.proxy == "caddy":
+            home = self.dir / "caddy"
+            home.mkdir()
+            env |= {
+                "COMPANION_SITES": f"http://127.0.0.1:{self.port}",
+                "COMPANION_TLS": "",
+                "COMPANION_HTTP_SITES": f"http://127.0.0.1:{free_port()}",
+                "COMPANION_HTTP_PORT": str(free_port()),
+                "COMPANION_HTTPS_PORT": str(free_port()),
+                "COMPANION_UPSTREAM": f"127.0.0.1:{upstream}",
+                "XDG_DATA_HOME": str(home / "data"),
+                "XDG_CONFIG_HOME": str(home),
+            }
+            caddyfile = ROOT / "deploy" / "Caddyfile"
+            arguments = ["run", "--config", str(caddyfile), "--adapter", "caddyfile"]
+        else:
+            conf = self.dir / "nginx.conf"
+            conf.write_text(NGINX.format(port=self.port, upstream=upstream, dir=self.dir))
+            errors = self.dir / "nginx-error.log"  # not /var/log/nginx's, before the conf is read
+            arguments = ["-c", str(conf), "-p", str(self.dir), "-e", str(errors)]
+        with open(self.dir / "proxy.log", "wb") as log:
             self.proxy = subprocess.Popen(
-                command, env=dict(os.environ), stdin=subprocess.DEVNULL, stdout=log, stderr=log
+                [command, *arguments],
+                cwd=self.dir,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,  # its own process group: nginx's worker stopped too
             )
 
-    def start_caddy(self, upstream: int) -> None:
-        """deploy/Caddyfile's proxy (request buffering, the body limit, the timeouts) at
-        this server's port, without TLS; its certificates and state in this run's folder."""
-        home = self.dir / "caddy"
-        home.mkdir()
-        env = dict(os.environ) | {
-            "COMPANION_SITES": f"http://127.0.0.1:{self.port}",
-            "COMPANION_TLS": "",
-            "COMPANION_HTTP_SITES": f"http://127.0.0.1:{free_port()}",
-            "COMPANION_HTTP_PORT": str(free_port()),
-            "COMPANION_HTTPS_PORT": str(free_port()),
-            "COMPANION_UPSTREAM": f"127.0.0.1:{upstream}",
-            "XDG_DATA_HOME": str(home / "data"),
-            "XDG_CONFIG_HOME": str(home),
-        }
-        caddyfile = ROOT / "deploy" / "Caddyfile"
-        command = ["caddy", "run", "--config", str(caddyfile), "--adapter", "caddyfile"]
-        with open(self.dir / "caddy.log", "wb") as log:
-            self.proxy = subprocess.Popen(
-                command, cwd=home, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log
-            )
+    def proxy_log(self) -> str:
+        try:
+            return (self.dir / "proxy.log").read_text(errors="replace")[-3000:]
+        except OSError:
+            return ""
 
     def shape(self) -> dict[str, Any]:
         """The workers and threads the server runs, from its own startup line
@@ -256,26 +270,19 @@ class Server:
         return proc_cpu_seconds(self.db_pid) if self.db_pid else 0.0
 
     def stop(self) -> None:
-        if self.proxy is not None and self.proxy.poll() is None:
-            self.proxy.terminate()
-            try:
-                self.proxy.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proxy.kill()
-                self.proxy.wait()
-        proc = self.proc
-        if proc is None:
-            return
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)  # graceful: the workers finish their request
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
-        with contextlib.suppress(ProcessLookupError):  # a worker the master left behind
-            os.killpg(proc.pid, signal.SIGKILL)
+        for process in (self.proxy, self.proc):  # the proxy first: nothing reaches gunicorn
+            if process is None:
+                continue
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)  # graceful: requests under way finish
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(timeout=10)
+            with contextlib.suppress(ProcessLookupError):  # a worker the master left behind
+                os.killpg(process.pid, signal.SIGKILL)
 
     def log_tail(self, lines: int = 40) -> str:
         try:

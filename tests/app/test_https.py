@@ -102,11 +102,12 @@ def tls_client(server: HttpsServer) -> Callable[[bytes], socket.socket]:
 
 
 def test_slow_clients_are_held_by_caddy(tmp_path: Path) -> None:
-    """The shape make serve-https runs, two workers of one thread each (a shape slow
-    clients stop at once when they reach it), behind Caddy: 16 clients dribbling their
-    bodies reach no worker, and /healthz answers within a second all along."""
-    with serving(tmp_path) as server:
-        assert "Serving: 2 workers x 1 thread (gthread)" in server.log()
+    """Two sync workers of one thread each (the server shape slow clients stop at
+    once) behind Caddy: 16 clients dribbling their bodies reach no worker, and /healthz
+    answers within a second all along."""
+    shape = {"GUNICORN_WORKER_CLASS": "sync", "GUNICORN_THREADS": "1"}
+    with serving(tmp_path, shape) as server:
+        assert "Serving: 2 workers x 1 thread (sync)" in server.log()
         with slow_bodies(server, SLOW_CLIENTS, tls_client(server), "localhost"):
             time.sleep(0.5)
             times = []

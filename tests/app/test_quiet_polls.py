@@ -1,15 +1,17 @@
-"""An unchanged table's poll answered in front of the framework (companion/quiet_polls.py):
-the same answer the app gives, for every poll, with the framework skipped only when the
-table is the one the poll names and the phone may see it."""
+"""Polls answered in front of the framework (companion/quiet_polls.py): the same answer
+the app gives, for every poll, with the framework skipped only when the table is the one
+the poll names and the phone may see it, or when a watcher asks for a table that moved
+on exactly as another watcher already did."""
 
 from __future__ import annotations
 
+import gzip
 from typing import Any
 
 from flask import Flask, appcontext_pushed
 
 from companion.extensions import db
-from tests.app.helpers import Tabletop
+from tests.app.helpers import Tabletop, phone, share_tokens
 
 HX = {"HX-Request": "true"}
 COMPARED = (
@@ -130,3 +132,65 @@ def test_an_unchanged_poll_makes_no_app_context(app_with: Any) -> None:
         # A poll that finds a change goes to the app, with its contexts, as always.
         assert editor.client.get(f"/m/{match_id}/live?v=0&last=0", headers=HX).status_code == 200
         assert pushed == [app]
+
+
+def watched(app: Flask) -> tuple[list[tuple[str, int, dict[str, str], str]], int]:
+    """What three watchers (and the editor) are answered when they poll a table that
+    moved on, each way a phone may ask; and how many of the polls reached the app."""
+    reached = []
+    app.before_request(lambda: reached.append(1) and None)
+    editor = Tabletop(app, app.test_client())
+    match_id = editor.create(("Ann", "Bob", "Cy"))
+    editor.play_lines(match_id, "start: R5")
+    _, viewer = share_tokens(app, match_id)
+    watchers = [phone(app, f"/v/{viewer}") for _ in range(3)]
+    live = watchers[0].table(match_id).table.one(cls="live")["hx-get"]
+    editors_live = editor.table(match_id).table.one(cls="live")["hx-get"]
+    editor.play_lines(match_id, "Ann: R3")
+    zipped = {**HX, "Accept-Encoding": "gzip"}
+    polls = [
+        ("the first watcher", watchers[0], live, zipped),
+        ("the second, asking the same", watchers[1], live, zipped),
+        ("the third, the same again", watchers[2], live, zipped),
+        ("no gzip", watchers[2], live, HX),
+        ("no gzip, again", watchers[1], live, HX),
+        ("in German", watchers[1], live, {**zipped, "Accept-Language": "de"}),
+        ("a tab open", watchers[0], live + "&tab=R", zipped),
+        ("the editor", editor, editors_live, zipped),
+        ("the editor, again", editor, editors_live, zipped),
+    ]
+    said = []
+    for what, client, url, headers in polls:
+        response = client.client.get(url, headers=headers)
+        body = response.get_data()
+        if response.headers.get("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        # Every header but its date (the server dates each answer) and length (the
+        # match's id, each app's own, gzips a byte longer or shorter); a watcher's page
+        # with its match's id set aside (an editor's has its own form fields each time).
+        kept = {k: v for k, v in response.headers.items() if k not in ("Date", "Content-Length")}
+        shown = "watcher" in what or "German" in what or "gzip" in what
+        text = body.decode().replace(match_id, "MATCH") if shown else ""
+        said.append((what, response.status_code, kept, text))
+    return said, len(reached)
+
+
+def test_a_watchers_poll_of_a_table_that_moved_on_gets_the_apps_answer(app_with: Any) -> None:
+    """The first watcher's poll of a new table version reaches the app; another watcher
+    asking the same way gets that answer without it, the same to the byte as the app
+    gives with the quiet path off; any other way of asking goes to the app."""
+    quiet = app_with()
+    said, reached = watched(quiet)
+    closed(quiet)
+    through_the_app, reached_without = watched(app_with(QUIET_POLLS=False))
+    assert said == through_the_app
+    statuses = {what: status for what, status, _, _ in said}
+    assert set(statuses.values()) == {200}
+    texts = {what: text for what, _, _, text in said}
+    assert (
+        "Watching" in texts["the first watcher"] and "Zuschauen" not in texts["the first watcher"]
+    )
+    assert texts["in German"] != texts["the first watcher"]
+    # Only the second and third watchers asking the same (gzip), and the second asking
+    # the same as the third without gzip, were answered without the app.
+    assert reached_without - reached == 3
