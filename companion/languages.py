@@ -75,10 +75,15 @@ def chosen_language() -> str:
     (outside a request, as in a command: English)."""
     if not has_request_context():
         return SOURCE_LANGUAGE
-    chosen = session.get("language")
+    return language_of(session.get("language"), request.accept_languages)
+
+
+def language_of(chosen: object, accepted: LanguageAccept) -> str:
+    """The language a request speaks: the one chosen on the phone (kept in its session),
+    else the browser's first we ship (its Accept-Language), else English."""
     if chosen in LANGUAGES:
         return str(chosen)
-    return browser_language(request.accept_languages)
+    return browser_language(accepted)
 
 
 def browser_language(accepted: LanguageAccept) -> str:

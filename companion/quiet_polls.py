@@ -13,10 +13,11 @@ the app signed, a URL or a host the app would refuse, an outage.
 A watching phone's poll that finds the table moved on gets the fragment every watcher of
 that table version gets (companion/views/respond.py keeps it): the first such poll goes
 to the app, and its whole answer (status, headers, the body as sent, gzipped or not) is
-kept for the other watchers who ask the same way (the same language, the same
-Accept-* headers, who recorded the last line as they see it); they get it without the
-framework. Never an answer that sets a cookie, and never for an editor (its screen holds
-its own forms), a poll with something open, or a phone with a message waiting.
+kept for the other watchers who ask the same way (the language the app would speak to
+them, the same Accept-Encoding, who recorded the last line as they see it); they get it
+without the framework. Never an answer that sets a cookie, and never for an editor (its
+screen holds its own forms), a poll with something open, a phone with a message waiting,
+or a request htmx would not make (a conditional one, a header longer than a browser's).
 QUIET_POLLS=false sends every poll through the framework (docs/PERFORMANCE.md compares).
 """
 
@@ -30,13 +31,15 @@ from urllib.parse import parse_qs, unquote
 from flask import Flask
 from itsdangerous import BadData
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
-from werkzeug.http import parse_cookie
+from werkzeug.http import parse_accept_header, parse_cookie
 from werkzeug.wsgi import get_host
 
 from companion.access import phone_from
 from companion.bounded import Bounded
 from companion.inputs import CONTROL
+from companion.languages import language_of
 from companion.outcomes import Changed, Unchanged
 from companion.sessions import KeptSessions
 from companion.settings import switched_on
@@ -63,15 +66,13 @@ POLL_FAILED = "companion.poll_failed"
 # (without reading the match again).
 POLLED = "companion.polled"
 HX_VARY = "HX-Request, Accept-Encoding, Cookie"
-# What a watcher's answer is kept for besides the table (its version and last line) and
-# who recorded the last line: everything of the request the app's answer could vary by.
-# (A conditional or partial GET, which htmx never sends, is kept apart by its headers.)
-KEPT_FOR = (
-    "wsgi.url_scheme",
-    "SCRIPT_NAME",
-    "HTTP_HOST",
-    "HTTP_ACCEPT_LANGUAGE",
-    "HTTP_ACCEPT_ENCODING",
+# A watcher's answer is kept for the table (its version and last line), who recorded the
+# last line as the phone sees it, the language the app chooses (companion/languages.py)
+# and these of the request, everything else the app's answer could vary by.
+KEPT_FOR = ("wsgi.url_scheme", "SCRIPT_NAME", "HTTP_HOST", "HTTP_ACCEPT_ENCODING")
+# What the app answers otherwise or htmx never sends (a conditional or partial GET, a
+# header longer than a browser's): such a poll goes to the app, its answer not kept.
+NOT_KEPT_WITH = (
     "HTTP_RANGE",
     "HTTP_IF_RANGE",
     "HTTP_IF_MATCH",
@@ -79,6 +80,7 @@ KEPT_FOR = (
     "HTTP_IF_MODIFIED_SINCE",
     "HTTP_IF_UNMODIFIED_SINCE",
 )
+LONGEST_KEPT_HEADER = 200
 # A watcher's answer: about 10 kB, 2 gzipped; one or two a live table.
 MOST_ANSWERS = 1000
 # The only query a watcher's poll has when nothing is open on its screen.
@@ -166,11 +168,20 @@ class QuietPolls:
         shows every such watcher: views/respond.py); else None."""
         phone = phone_from(held)
         table = polled.table
-        if asked.keys() - POLL_ARGS or FLASHES in held or phone.role(table.match) != "viewer":
+        if (
+            environ.get("HTTP_HX_REQUEST") != "true"  # as the app tells htmx (flask-htmx)
+            or asked.keys() - POLL_ARGS
+            or FLASHES in held
+            or phone.role(table.match) != "viewer"
+            or any(name in environ for name in NOT_KEPT_WITH)
+        ):
             return None
-        seen_by = last_by(table, phone.id)
-        language = held.get("language")
         asking = tuple(str(environ.get(name, "")) for name in KEPT_FOR)
+        if any(len(value) > LONGEST_KEPT_HEADER for value in asking):
+            return None
+        accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
+        language = language_of(held.get("language"), accepted)
+        seen_by = last_by(table, phone.id)
         return (table.match.id, table.version, table.last_line_id, seen_by, language, *asking)
 
     def watching(

@@ -11,7 +11,9 @@ from typing import Any
 from flask import Flask, appcontext_pushed
 
 from companion.extensions import db
+from tests.app.group_helpers import Crew
 from tests.app.helpers import Tabletop, phone, share_tokens
+from tests.app.test_languages import choose
 
 HX = {"HX-Request": "true"}
 COMPARED = (
@@ -134,19 +136,38 @@ def test_an_unchanged_poll_makes_no_app_context(app_with: Any) -> None:
         assert pushed == [app]
 
 
-def watched(app: Flask) -> tuple[list[tuple[str, int, dict[str, str], str]], int]:
-    """What three watchers (and the editor) are answered when they poll a table that
-    moved on, each way a phone may ask; and how many of the polls reached the app."""
-    reached = []
+def watched(app: Flask) -> list[tuple[str, int, dict[str, str], str, bool]]:
+    """What phones are answered when they poll a table that moved on, each way a phone
+    (or a script) may ask: the status, the headers, a watcher's fragment as it reads,
+    and whether the poll reached the app's views."""
+    reached: list[int] = []
     app.before_request(lambda: reached.append(1) and None)
     editor = Tabletop(app, app.test_client())
     match_id = editor.create(("Ann", "Bob", "Cy"))
     editor.play_lines(match_id, "start: R5")
-    _, viewer = share_tokens(app, match_id)
-    watchers = [phone(app, f"/v/{viewer}") for _ in range(3)]
-    live = watchers[0].table(match_id).table.one(cls="live")["hx-get"]
-    editors_live = editor.table(match_id).table.one(cls="live")["hx-get"]
-    editor.play_lines(match_id, "Ann: R3")
+    # The poll of the table as it is now, as every screen showing it makes it.
+    live = editor.table(match_id).table.one(cls="live")["hx-get"]
+    # A phone that records the next line, then only watches (the editor renews the
+    # links, and it opens the new viewer link): the line is its own ("Recorded").
+    recorder = phone(app, f"/j/{share_tokens(app, match_id)[0]}")
+    recorder.play_lines(match_id, "Ann: R3")
+    (renew,) = editor.get(f"/m/{match_id}/share").forms("/share/renew")
+    assert editor.client.post(renew.action, data=renew.values()).status_code == 303
+    viewers_link = share_tokens(app, match_id)[1]
+    assert recorder.client.get(f"/v/{viewers_link}").status_code == 303
+    watchers = [phone(app, f"/v/{viewers_link}") for _ in range(3)]
+    # A phone that chose German on this phone, and one with a message waiting for it
+    # (a change to its group, the page after it not opened yet).
+    chose = phone(app, f"/v/{viewers_link}")
+    choose(chose.client, chose, "de")
+    waiting = phone(app)
+    crew = Crew(waiting)
+    group = crew.create()
+    posted = waiting.client.post(
+        f"/g/{group}/players", data=crew.form(group, "/players").values() | {"name": "Dee"}
+    )
+    assert posted.status_code == 303
+    assert waiting.client.get(f"/v/{viewers_link}").status_code == 303
     zipped = {**HX, "Accept-Encoding": "gzip"}
     polls = [
         ("the first watcher", watchers[0], live, zipped),
@@ -154,43 +175,73 @@ def watched(app: Flask) -> tuple[list[tuple[str, int, dict[str, str], str]], int
         ("the third, the same again", watchers[2], live, zipped),
         ("no gzip", watchers[2], live, HX),
         ("no gzip, again", watchers[1], live, HX),
-        ("in German", watchers[1], live, {**zipped, "Accept-Language": "de"}),
+        ("in German", watchers[1], live, {**zipped, "Accept-Language": "de-DE,de;q=0.9"}),
+        ("in German, said otherwise", watchers[2], live, {**zipped, "Accept-Language": "de"}),
+        ("German chosen on the phone", chose, live, zipped),
+        ("the one who recorded it", recorder, live, zipped),
+        ("a message waiting", waiting, live, zipped),
         ("a tab open", watchers[0], live + "&tab=R", zipped),
-        ("the editor", editor, editors_live, zipped),
-        ("the editor, again", editor, editors_live, zipped),
+        ("not htmx's own header", watchers[0], live, {**zipped, "HX-Request": "1"}),
+        ("a conditional request", watchers[0], live, {**zipped, "If-None-Match": '"x"'}),
+        ("a header no browser sends", watchers[0], live, {**HX, "Accept-Encoding": "x" * 300}),
+        ("the same header again", watchers[1], live, {**HX, "Accept-Encoding": "x" * 300}),
+        ("the editor", editor, live, zipped),
+        ("the editor, again", editor, live, zipped),
     ]
     said = []
-    for what, client, url, headers in polls:
+
+    def ask(what: str, client: Tabletop, url: str, headers: dict[str, str]) -> None:
+        before = len(reached)
         response = client.client.get(url, headers=headers)
         body = response.get_data()
         if response.headers.get("Content-Encoding") == "gzip":
             body = gzip.decompress(body)
-        # Every header but its date (the server dates each answer) and length (the
-        # match's id, each app's own, gzips a byte longer or shorter); a watcher's page
-        # with its match's id set aside (an editor's has its own form fields each time).
+        # Every header but its date (the server dates each answer), its length (the
+        # match's id, each app's own, gzips a byte longer or shorter) and a cookie's
+        # value (a session's own); a watcher's fragment as it reads, its match's id
+        # set aside (an editor's holds its own form fields, the page its own token).
         kept = {k: v for k, v in response.headers.items() if k not in ("Date", "Content-Length")}
-        shown = "watcher" in what or "German" in what or "gzip" in what
-        text = body.decode().replace(match_id, "MATCH") if shown else ""
-        said.append((what, response.status_code, kept, text))
-    return said, len(reached)
+        if "Set-Cookie" in kept:
+            kept["Set-Cookie"] = kept["Set-Cookie"].split("=", 1)[0]
+        fragment = headers.get("HX-Request") == "true" and "editor" not in what
+        text = body.decode().replace(match_id, "MATCH") if fragment else ""
+        said.append((what, response.status_code, kept, text, len(reached) > before))
+
+    for what, client, url, headers in polls:
+        ask(what, client, url, headers)
+    # The next play: its table, never the kept one of the table before.
+    editor.table(match_id)  # the editor's screen as it is now (the recorder played)
+    editor.play_lines(match_id, "Bob: R4")
+    ask("the next table", watchers[0], live, zipped)
+    ask("the next table, again", watchers[1], live, zipped)
+    return said
 
 
 def test_a_watchers_poll_of_a_table_that_moved_on_gets_the_apps_answer(app_with: Any) -> None:
     """The first watcher's poll of a new table version reaches the app; another watcher
-    asking the same way gets that answer without it, the same to the byte as the app
-    gives with the quiet path off; any other way of asking goes to the app."""
+    asking the same way (the same language, however its phone says it, the same
+    Accept-Encoding, the last line another phone's) gets that answer without it, the
+    same as the app gives with the quiet path off; any other way of asking goes to the
+    app."""
     quiet = app_with()
-    said, reached = watched(quiet)
+    said = watched(quiet)
     closed(quiet)
-    through_the_app, reached_without = watched(app_with(QUIET_POLLS=False))
-    assert said == through_the_app
-    statuses = {what: status for what, status, _, _ in said}
-    assert set(statuses.values()) == {200}
-    texts = {what: text for what, _, _, text in said}
-    assert (
-        "Watching" in texts["the first watcher"] and "Zuschauen" not in texts["the first watcher"]
-    )
+    through_the_app = watched(app_with(QUIET_POLLS=False))
+    assert [s[:4] for s in said] == [s[:4] for s in through_the_app]
+    assert all(reached for *_, reached in through_the_app)
+    kept = [what for what, *_, reached in said if not reached]
+    assert kept == [
+        "the second, asking the same",
+        "the third, the same again",
+        "no gzip, again",
+        "in German, said otherwise",
+        "German chosen on the phone",
+        "the next table, again",
+    ]
+    texts = {what: text for what, _, _, text, _ in said}
+    assert "From another phone" in texts["the first watcher"]
+    assert "Recorded:" in texts["the one who recorded it"]
     assert texts["in German"] != texts["the first watcher"]
-    # Only the second and third watchers asking the same (gzip), and the second asking
-    # the same as the third without gzip, were answered without the app.
-    assert reached_without - reached == 3
+    assert "Red 4" in texts["the next table"] and "Red 4" not in texts["the first watcher"]
+    statuses = {what: status for what, status, *_ in said}
+    assert set(statuses.values()) == {200}

@@ -32,6 +32,7 @@ NUMBERS = {
 # Where such a number means something else, and why.
 NOT_RULES = {
     ("companion/extensions.py", '"COMPRESS_MIN_SIZE", 1000'): "gzip's threshold in bytes",
+    ("companion/quiet_polls.py", "MOST_ANSWERS = 1000"): "answers a process keeps",
     ("companion/models.py", "String(20)"): "a column's width",
     ("templates/_icons.html", 'pathLength="20"'): "a legend key's dash pattern, in a chart's units",
 }
