@@ -52,6 +52,30 @@ def app_version(root: Path = ROOT) -> str:
     return commit[:90] + (" + uncommitted changes" if changed else "")
 
 
+def cpu_a_line_ms(r: dict[str, Any]) -> float:
+    """The server's CPU (gunicorn, its proxy and PostgreSQL) for each line recorded during
+    the load, in milliseconds: what a live table costs, its polls included (and the floor
+    probe's 20 requests a second: a few percent of it under load, most of it when idle)."""
+    pct = r["server_cpu_pct"] + (r.get("proxy_cpu_pct") or 0) + (r.get("db_cpu_pct") or 0)
+    lines = r["lines_recorded"]
+    return 10 * pct * r["seconds"] / lines if lines else float("nan")
+
+
+def tables_per_core(results: list[dict[str, Any]]) -> dict[str, tuple[int, int] | None]:
+    """For each database, of the table counts run: the most whose record p99 met the
+    target, and how many were run (None: none met it)."""
+    counts: dict[str, list[tuple[int, bool]]] = {}
+    for r in results:
+        met = r["latency_ms"].get("record", {}).get("p99", float("nan")) < RECORD_P99_MS
+        counts.setdefault(r["db"], []).append((r["tables"], met))
+    return {
+        db: (max((n for n, met in runs if met), default=0), len(runs))
+        if any(met for _, met in runs)
+        else None
+        for db, runs in counts.items()
+    }
+
+
 def server_shape(r: dict[str, Any]) -> str:
     """The workers and threads the server said it runs (its startup line)."""
     shape = r.get("server") or {}
@@ -148,6 +172,12 @@ def report(r: dict[str, Any]) -> None:
         f"{r['client_loop_lag_ms']['p99']:.1f} ms; the server drained its queue "
         f"{r['drain_s']:g} s after the load"
     )
+    print(
+        f"server CPU a line recorded: {cpu_a_line_ms(r):.1f} ms (gunicorn"
+        + (", its proxy" if r.get("proxy_cpu_pct") is not None else "")
+        + (", PostgreSQL" if r.get("db_cpu_pct") is not None else "")
+        + f"; {r['requests'] / max(1, r['lines_recorded']):.1f} requests a line)"
+    )
     if sessions := r.get("db_sessions"):
         print(
             f"PostgreSQL sessions: {sessions['opened']:,} opened during the load; connected "
@@ -212,13 +242,15 @@ def summary(results: list[dict[str, Any]]) -> None:
     )
     if not results:
         return
-    head = f"{'':<28}" + "".join(f"{r['db']:>22}" for r in results) + "  target"
+    several = len({r["tables"] for r in results}) > 1
+    head = f"{'':<28}" + "".join(f"{column(r, several):>22}" for r in results) + "  target"
     print(head)
 
     def row(name: str, cells: list[str], target: str = "") -> None:
         print(f"{name:<28}" + "".join(f"{c:>22}" for c in cells) + f"  {target}")
 
     row("requests/s", [f"{r['requests_per_s']:.0f}" for r in results])
+    row("server CPU a line, ms", [f"{cpu_a_line_ms(r):.1f}" for r in results])
     row(
         "db sessions opened (load)",
         [f"{s['opened']:,}" if (s := r.get("db_sessions")) else "-" for r in results],
@@ -239,3 +271,25 @@ def summary(results: list[dict[str, Any]]) -> None:
         # One target, or one per database where they differ.
         target = " / ".join(dict.fromkeys(c[i][2] for c in checks))
         row(name, [f"{c[i][1]} {verdict(c[i][3])}" for c in checks], target)
+
+
+def column(r: dict[str, Any], several: bool) -> str:
+    """A run's column in the summary: its database, and its tables when runs differ."""
+    return f"{r['db']}, {r['tables']} tables" if several else str(r["db"])
+
+
+def sweep(results: list[dict[str, Any]]) -> None:
+    """With several table counts: the most live tables a core served at record p99 under
+    the target, of the counts run (the machine's cores, the load client's share on them
+    included)."""
+    cores = os.cpu_count() or 1
+    for db, found in tables_per_core(results).items():
+        if found is None:
+            print(f"{db}: no table count run met record p99 < {RECORD_P99_MS:g} ms")
+            continue
+        most, runs = found
+        print(
+            f"{db}: live tables per core at record p99 < {RECORD_P99_MS:g} ms: "
+            f"{most / cores:g} ({most} tables on {cores} cores, the most of the {runs} "
+            "counts run that met it)"
+        )
