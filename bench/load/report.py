@@ -243,11 +243,12 @@ def summary(results: list[dict[str, Any]]) -> None:
     if not results:
         return
     several = len({r["tables"] for r in results}) > 1
-    head = f"{'':<28}" + "".join(f"{column(r, several):>22}" for r in results) + "  target"
+    width = max(22, *(len(column(r, several)) + 2 for r in results))
+    head = f"{'':<28}" + "".join(f"{column(r, several):>{width}}" for r in results) + "  target"
     print(head)
 
     def row(name: str, cells: list[str], target: str = "") -> None:
-        print(f"{name:<28}" + "".join(f"{c:>22}" for c in cells) + f"  {target}")
+        print(f"{name:<28}" + "".join(f"{c:>{width}}" for c in cells) + f"  {target}")
 
     row("requests/s", [f"{r['requests_per_s']:.0f}" for r in results])
     row("server CPU a line, ms", [f"{cpu_a_line_ms(r):.1f}" for r in results])
