@@ -1,6 +1,6 @@
 """The production server's shape (gunicorn.conf.py as `make serve` runs it) against
-clients an attacker controls: slow bodies must not starve it, a malformed body gets a
-sentence and a 400."""
+clients an attacker controls: slow bodies and slow readers must not starve it, a
+malformed body gets a sentence and a 400."""
 
 from __future__ import annotations
 
@@ -72,6 +72,33 @@ def test_slow_clients_do_not_starve_the_server(gunicorn: Gunicorn) -> None:
     and /healthz got no answer for 45 s."""
     with slow_bodies(gunicorn, SLOW_CLIENTS):
         time.sleep(0.5)  # every slow client is in (a worker thread holds each)
+        times = []
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            with urllib.request.urlopen(gunicorn.url + "/healthz", timeout=1) as response:
+                assert response.status == 200
+            times.append(time.monotonic() - started)
+            time.sleep(0.5)
+    assert len(times) >= 5 and max(times) < 1, times
+
+
+def test_slow_readers_of_a_large_answer_do_not_starve_the_server(gunicorn: Gunicorn) -> None:
+    """Clients that ask for the app in the phone's largest file (14.5 MB) and then read
+    nothing: gunicorn's thread sending it waits for them once the kernel's buffers are
+    full (no proxy of deploy/ but nginx's reads an answer whole first). Each holds a
+    thread, and the others keep answering: why a worker has 32 threads without nginx in
+    front (docs/PERFORMANCE.md, "Server shapes"; with one thread a worker, two such
+    clients kept /healthz from answering for 10 s)."""
+    request = (
+        f"GET /standalone/python/site.zip HTTP/1.1\r\nHost: 127.0.0.1:{gunicorn.port}\r\n\r\n"
+    ).encode()
+    with ExitStack() as stack:
+        readers = [stack.enter_context(raw(gunicorn, request)) for _ in range(SLOW_CLIENTS)]
+        for reader in readers:
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            assert reader.recv(12) == b"HTTP/1.1 200"  # the build is there: it is being sent
+        time.sleep(0.5)  # every reader's thread is stuck sending
         times = []
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
