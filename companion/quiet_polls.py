@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
+    from companion.access import Phone
     from companion.store import Store
 
 # The poll's URL, as the table's fragment names it (templates/partials/table_body.html).
@@ -146,7 +147,7 @@ class QuietPolls:
             if isinstance(polled, Unchanged):
                 return polled
             environ[POLLED] = polled
-            return self.watching_key(environ, asked, held, polled)
+            return self.watching_key(environ, asked, held, phone, polled)
         except SQLAlchemyError as error:
             # An outage: the app answers it (a 503) without asking the database again.
             environ[POLL_FAILED] = error
@@ -161,12 +162,12 @@ class QuietPolls:
         environ: WSGIEnvironment,
         asked: dict[str, list[str]],
         held: dict[str, Any],
+        phone: Phone,
         polled: Changed,
     ) -> tuple[Any, ...] | None:
         """What the app's answer to this poll is the same for, when the phone watches
         with nothing open and no message waiting (the app then shows it the fragment it
         shows every such watcher: views/respond.py); else None."""
-        phone = phone_from(held)
         table = polled.table
         if (
             environ.get("HTTP_HX_REQUEST") != "true"  # as the app tells htmx (flask-htmx)
