@@ -234,9 +234,11 @@ async def page_weight(clients: Clients, table: Table) -> dict[str, Any]:
     keeps = re.search(r"var STATIC = (\[.*\]);", worker.text) if worker else None
     offline = re.search(r"var OFFLINE = (\".*\");", worker.text) if worker else None
     if manifest is not None and keeps is not None and offline is not None:
+        # By path: the page and the worker write a static file's address with its
+        # digest (`?v=`), the same file either way.
         fetched = {urlsplit(u).path for u in assets}
         for url in [*json.loads(keeps.group(1)), json.loads(offline.group(1))]:
-            if url not in fetched:
+            if urlsplit(url).path not in fetched:
                 await fetch(url)
         icons = json.loads(manifest.text)["icons"]
         big_enough = [i for i in icons if int(i["sizes"].split("x")[0]) >= 144]
