@@ -25,7 +25,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count
 # price under load: threads that have work take turns at the GIL, which stretches every
 # request (at 130 tables on 2 cores, recording a play's p99 about 10x that of one
 # thread a worker: docs/PERFORMANCE.md, "Server shapes"). Behind a proxy that reads each
-# answer whole too (deploy/nginx.conf; not deploy/Caddyfile's), one thread is enough.
+# answer whole too (deploy/'s both), two are enough: make serve-https runs two.
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 # GUNICORN_THREADS (32), read where the database pools are sized from it too.
 threads = worker_threads()

@@ -19,6 +19,16 @@ from companion.paths import ROOT
 # gunicorn's threads per worker when GUNICORN_THREADS is unset (docs/OPERATIONS.md, "Slow
 # clients"), and so the connections each database engine of a worker keeps.
 DEFAULT_THREADS = 32
+# Behind a proxy that reads every request whole before a worker sees it and takes every
+# answer whole from it (deploy/Caddyfile, deploy/nginx.conf), no slow client holds a
+# thread, and few threads a worker run the requests nearly one after another: under
+# load, more threads only wait for each other's turn at the GIL (at 130 tables on 2
+# cores, 32 made recording a play's p99 10-20x that of one or two, and cost more CPU:
+# docs/PERFORMANCE.md, "Server shapes"). Two, not one: Caddy may open a connection it
+# then has no request for (Go keeps a dial it no longer needs), and gunicorn waits for
+# a new connection's first bytes with a thread, up to 5 s; with one thread, the
+# worker's requests waited with it. make serve-https runs this many.
+PROXIED_THREADS = 2
 POOL_TIMEOUT_SECONDS = 5
 
 

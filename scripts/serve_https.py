@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from companion.settings import PROXIED_THREADS
+
 ROOT = Path(__file__).resolve().parents[1]
 # Names that only a home network resolves: no public authority signs a certificate
 # for them, so Caddy's own CA does.
@@ -165,6 +167,9 @@ def main() -> int:
         env["COMPANION_RATELIMIT_STORAGE_URI"] = started.stdout.strip()
     upstream = f"127.0.0.1:{free_port()}"
     app_env = env | {
+        # Caddy takes every request and answer whole (deploy/Caddyfile): two threads a
+        # worker, where make serve runs 32 to wait on slow clients (companion/settings.py).
+        "GUNICORN_THREADS": env.get("GUNICORN_THREADS", str(PROXIED_THREADS)),
         "COMPANION_INSTANCE": str(instance),
         "BIND": upstream,
         "FORWARDED_ALLOW_IPS": "127.0.0.1",

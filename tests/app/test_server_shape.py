@@ -7,7 +7,6 @@ from __future__ import annotations
 import socket
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 
@@ -74,7 +73,7 @@ def healthz_times(server: Gunicorn) -> list[float]:
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         started = time.monotonic()
-        with urllib.request.urlopen(server.url + "/healthz", timeout=1) as response:
+        with server.open("/healthz", timeout=1) as response:
             assert response.status == 200
         times.append(time.monotonic() - started)
         time.sleep(0.5)
@@ -93,8 +92,8 @@ def test_slow_clients_do_not_starve_the_server(gunicorn: Gunicorn) -> None:
 def test_slow_readers_of_a_large_answer_do_not_starve_the_server(gunicorn: Gunicorn) -> None:
     """Clients that ask for the app in the phone's largest file (14.5 MB) and then read
     nothing: gunicorn's thread sending it waits for them once the kernel's buffers are
-    full (no proxy of deploy/ but nginx's reads an answer whole first). Each holds a
-    thread, and the others keep answering: why a worker has 32 threads without nginx in
+    full (deploy/'s proxies take an answer whole first: test_https.py). Each holds a
+    thread, and the others keep answering: why a worker has 32 threads with no proxy in
     front (docs/PERFORMANCE.md, "Server shapes"; with one thread a worker, two such
     clients kept /healthz from answering for 10 s)."""
     request = (
@@ -126,5 +125,5 @@ def test_a_malformed_chunked_body_is_a_400_with_a_sentence(gunicorn: Gunicorn) -
             reply = answer(connection).decode()
         assert reply.startswith("HTTP/1.1 400 "), reply[:500]
         assert "This request could not be read" in reply and "nothing was recorded" in reply
-    with urllib.request.urlopen(gunicorn.url + "/healthz", timeout=5) as response:
+    with gunicorn.open("/healthz") as response:
         assert response.status == 200
