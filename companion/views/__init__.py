@@ -53,6 +53,7 @@ def init_templates(app: Flask) -> None:
         face_of,
         icon,
         quick_counts,
+        seat_items,
         stepper,
     )
     from engine import DECK_SIZE, KEY_ACTIONS, Color, N_plural, visible_name
@@ -63,13 +64,14 @@ def init_templates(app: Flask) -> None:
         actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
-        icon=icon,  # these seven: companion/views/faces.py
+        icon=icon,  # these eight: companion/views/faces.py
         face_of=face_of,
         card_face=card_face,
         card_key=card_key,
         card_tab=card_tab,
         stepper=stepper,
         quick_counts=quick_counts,
+        seat_items=seat_items,
         N_plural=N_plural,  # a sentence's singular and plural, for quick_counts
         visible_name=visible_name,  # a stored name with what can't be seen in it spelled out
     )

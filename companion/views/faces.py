@@ -1,26 +1,27 @@
 """The screen's smallest and most repeated pieces of HTML: an icon, a card's face, a key,
-a keyboard's tab, a stepper and its quick counts.
+a keyboard's tab, a stepper and its quick counts, the players' seats.
 
 Written in Python rather than in Jinja: a macro call builds a template context of its
 own, and each `{{ }}` and sentence in a loop costs a few lookups, while a table's screen
 draws a few hundred of these (the card keyboard up to 34 keys, each with a face, a name
 and what it posts, a wild's key four times over; its tabs; the drawn count's stepper and
-five quick counts, each named by a sentence). The keyboard was the largest part of
-rendering the editor's screen after a play (docs/PERFORMANCE.md). The HTML is the same as the
+five quick counts, each named by a sentence; a seat for each player, with up to five
+sentences). The keyboard and the seats were the largest parts of rendering the screen
+after a play (docs/PERFORMANCE.md). The HTML is the same as the
 templates wrote (but for the whitespace between tags); where it goes stays in the
 templates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from flask import g
 from markupsafe import Markup, escape
 
 from companion.catalogs import request_catalog
 from companion.static_files import static_url
-from companion.table_view import Key, face
+from companion.table_view import Key, TableView, face
 from engine import KEY_ACTIONS, N_, Card
 
 # A key's names for screen readers (marked here for the catalogs, said per key).
@@ -29,6 +30,10 @@ NOT_ALLOWED = N_("%(card)s (not allowed now)")
 # A stepper's buttons and its quick counts, named for screen readers.
 ONE_FEWER, ONE_MORE, FIVE_MORE = N_("One fewer"), N_("One more"), N_("Five more")
 QUICK_COUNTS = N_("Quick counts")
+# A seat's words (templates/partials/table_seats.html), said per seat.
+CORRECT_COUNT = N_("Correct %(name)s's count (%(num)s cards)")
+OUT, DEALER, ONE_CARD = N_("OUT"), N_("dealer"), N_("1 card!")
+MERCY_METER = N_("%(name)s: %(cards)s of %(limit)s cards (Mercy)")
 # Each piece is an f-string of escaped words: markupsafe's `Markup % args` wraps every
 # argument in a helper object first, which made it the better part of a key's cost.
 
@@ -160,3 +165,65 @@ def quick_counts(
         f'\n<span class="quick" {group} data-quick-for="{escape(id)}"{submits} hidden>'
         f"{buttons}\n</span>\n"
     )
+
+
+def seat_items(view: TableView, can_edit: bool, at: Callable[..., str]) -> Markup:
+    """The players' seats, one <li> each (templates/partials/table_seats.html): the name
+    (shortened by the engine's rule when long, whole for a screen reader), whose turn,
+    the count and its Mercy meter, the dealer's badge, an UNO called or open. An editor
+    corrects a count from its seat: a link, a pencil and a name that says so."""
+    say = request_catalog().ugettext
+    mercy = view.state.rules.mercy
+    counted = not view.quick
+    correctable = view.legal.correctable if can_edit and counted else ()
+    items = []
+    for seat in view.seats:
+        name = escape(seat.name)
+        fixable = seat.name in correctable
+        if seat.short == seat.name:
+            shown = f"<strong>{name}</strong>"
+        else:
+            shown = (
+                f'<strong aria-hidden="true">{escape(seat.short)}</strong>'
+                f'<span class="sr-only full-name">{name}</span>'
+            )
+        if seat.out:
+            count = f'<span class="badge">{say(OUT)}</span>'
+        elif counted:
+            limit = f'<span class="sr-only">/{escape(mercy)}</span>' if mercy else ""
+            pencil = icon("edit") if fixable else ""
+            count = f'<span class="count">{escape(seat.cards)}{limit}</span>{pencil}'
+        else:
+            count = ""
+        dealer = (
+            f'<span class="badge dealer" role="img" aria-label="{say(DEALER)}">'
+            f"{icon('dealer')}</span>"
+            if seat.dealer
+            else ""
+        )
+        uno = ""
+        if seat.uno == "called":
+            uno = '<span class="badge uno">UNO</span>'
+        elif seat.uno == "open":
+            uno = f'<span class="badge warn">!<span class="sr-only"> {say(ONE_CARD)}</span></span>'
+        meter = ""
+        if mercy and not seat.out and counted:
+            label = said(MERCY_METER, name=seat.name, cards=str(seat.cards), limit=str(mercy))
+            meter = (
+                f'<meter min="0" max="100" low="79" high="80" optimum="0" '
+                f'value="{escape(seat.meter)}" aria-label="{label}">{escape(seat.meter)}%</meter>'
+            )
+        turn = icon("turn") if seat.turn else ""
+        facts = f'<span class="seat-facts">{turn}\n{count}\n{dealer}\n{uno}\n{meter}\n</span>'
+        if fixable:
+            label = said(CORRECT_COUNT, name=seat.name, num=str(seat.cards))
+            box = f'<a class="seat-box" href="{escape(at(fix=seat.name))}" aria-label="{label}">'
+            end = "</a>"
+        else:
+            box, end = '<div class="seat-box">', "</div>"
+        classes = "seat" + (" is-turn" if seat.turn else "") + (" is-out" if seat.out else "")
+        items.append(
+            f'<li class="{classes}">\n{box}\n<span class="seat-name">{shown}</span>\n'
+            f"{facts}\n{end}\n</li>"
+        )
+    return Markup("\n".join(items))
