@@ -50,8 +50,11 @@ async def serve(close_after: int) -> tuple[asyncio.Server, list[int], list[bytes
     return server, connections, seen
 
 
-def run(close_after: int, paths: list[str], keep_alive: bool = True) -> tuple[list[str], int]:
-    """What each request was answered, and how many connections the server saw."""
+def run(
+    close_after: int, paths: list[str], keep_alive: bool = True, heads: list[bytes] | None = None
+) -> tuple[list[str], int]:
+    """What each request was answered, and how many connections the server saw (and
+    each request's head, in `heads` when given)."""
 
     async def go() -> tuple[list[str], int]:
         server, connections, seen = await serve(close_after)
@@ -69,6 +72,8 @@ def run(close_after: int, paths: list[str], keep_alive: bool = True) -> tuple[li
         session.close()
         await asyncio.sleep(0.05)  # the server's side sees the close and ends its handler
         server.close()
+        if heads is not None:
+            heads.extend(seen)
         return texts, len(connections)
 
     # In a thread of its own: a browser test before it in this process leaves an event
@@ -98,3 +103,12 @@ def test_an_answer_cut_short_is_an_error_and_is_not_sent_again() -> None:
     texts, connections = run(10, ["/length", "/cut", "/length"])
     assert texts == ["200 hello", "the answer was cut short (2 requests seen)", "200 hello"]
     assert connections == 2  # the cut connection is dropped, the next request opens one
+
+
+def test_every_request_accepts_gzip_as_a_phones_browser_does() -> None:
+    """Regression: the load's clients asked for no encoding, so the load never measured
+    the server's gzip, which every phone gets."""
+    heads: list[bytes] = []
+    run(10, ["/length", "/gzip"], heads=heads)
+    assert len(heads) == 2
+    assert all(b"\r\nAccept-Encoding: gzip, deflate\r\n" in head for head in heads), heads
