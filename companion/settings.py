@@ -25,9 +25,10 @@ DEFAULT_THREADS = 32
 # load, more threads only wait for each other's turn at the GIL (at 130 tables on 2
 # cores, 32 made recording a play's p99 10-20x that of one or two, and cost more CPU:
 # docs/PERFORMANCE.md, "Server shapes"). Two, not one: Caddy may open a connection it
-# then has no request for (Go keeps a dial it no longer needs), and gunicorn waits for
-# a new connection's first bytes with a thread, up to 5 s; with one thread, the
-# worker's requests waited with it. make serve-https runs this many.
+# then has no request for (Go keeps a dial it no longer needs), and gunicorn 27 waits
+# for a new connection's first bytes with a thread, up to 5 s; with one thread, the
+# worker's requests waited with it (two such connections on one worker at once still
+# would: rarer). make serve-https runs this many.
 PROXIED_THREADS = 2
 POOL_TIMEOUT_SECONDS = 5
 

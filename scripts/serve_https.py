@@ -24,6 +24,7 @@ localhost and 127.0.0.1); COMPANION_INSTANCE; and every setting of `make serve`.
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import signal
 import socket
@@ -144,6 +145,19 @@ class Site:
         }
 
 
+def standalone_build(env: dict[str, str]) -> str:
+    """The folder of make standalone's build the app hands out: its STANDALONE_BUILD
+    (COMPANION_STANDALONE_BUILD, read as JSON when it is, as the app reads it)."""
+    value = env.get("COMPANION_STANDALONE_BUILD")
+    if not value:
+        return str(ROOT / "build" / "standalone")
+    try:
+        read = json.loads(value)
+    except ValueError:
+        return value
+    return read if isinstance(read, str) else value
+
+
 def main() -> int:
     stopping: list[int] = []  # from here on, Ctrl-C or a TERM stops what has started
     signal.signal(signal.SIGTERM, lambda number, _: stopping.append(number))
@@ -181,6 +195,8 @@ def main() -> int:
         app_env.setdefault("COMPANION_TRUSTED_HOSTS", ",".join(site.hosts))
         app_env |= {"COMPANION_TLS_ROOT_CERT": str(root), "COMPANION_TRUST_URL": site.trust_url()}
     caddy_env = env | site.caddy_env(upstream)
+    # The app in the phone's files, which Caddy sends itself: the folder the app's are in.
+    caddy_env["COMPANION_STANDALONE_BUILD"] = standalone_build(env)
     caddy_env |= {"XDG_DATA_HOME": str(caddy_home / "data"), "XDG_CONFIG_HOME": str(caddy_home)}
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"]
     caddyfile = ["--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"]

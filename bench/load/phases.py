@@ -239,6 +239,7 @@ async def page_weight(clients: Clients, table: Table) -> dict[str, Any]:
         fetched = {urlsplit(u).path for u in assets}
         for url in [*json.loads(keeps.group(1)), json.loads(offline.group(1))]:
             if urlsplit(url).path not in fetched:
+                fetched.add(urlsplit(url).path)
                 await fetch(url)
         icons = json.loads(manifest.text)["icons"]
         big_enough = [i for i in icons if int(i["sizes"].split("x")[0]) >= 144]

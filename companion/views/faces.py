@@ -30,7 +30,7 @@ NOT_ALLOWED = N_("%(card)s (not allowed now)")
 # A stepper's buttons and its quick counts, named for screen readers.
 ONE_FEWER, ONE_MORE, FIVE_MORE = N_("One fewer"), N_("One more"), N_("Five more")
 QUICK_COUNTS = N_("Quick counts")
-# A seat's words (templates/partials/table_seats.html), said per seat.
+# A seat's words, said per seat (seat_items).
 CORRECT_COUNT = N_("Correct %(name)s's count (%(num)s cards)")
 OUT, DEALER, ONE_CARD = N_("OUT"), N_("dealer"), N_("1 card!")
 MERCY_METER = N_("%(name)s: %(cards)s of %(limit)s cards (Mercy)")
@@ -195,6 +195,8 @@ def seat_items(view: TableView, can_edit: bool, at: Callable[..., str]) -> Marku
             count = f'<span class="count">{escape(seat.cards)}{limit}</span>{pencil}'
         else:
             count = ""
+        # The dealer's badge is a picture (a deck), never a letter: a letter reads as a
+        # colour's in some language (German "G", Spanish "R").
         dealer = (
             f'<span class="badge dealer" role="img" aria-label="{say(DEALER)}">'
             f"{icon('dealer')}</span>"

@@ -17,6 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.paths import ROOT
+from companion.views import phone
+from companion.views.headers import response_headers
 from tests.app.test_server_shape import healthz_times, slow_bodies
 from tests.databases import postgres_url, reset_postgres
 from tests.servers import HttpsServer
@@ -116,12 +119,13 @@ def test_slow_clients_are_held_by_caddy(tmp_path: Path) -> None:
 
 def test_slow_readers_of_a_large_answer_are_held_by_caddy(https: HttpsServer) -> None:
     """make serve-https's shape, two threads a worker: 16 clients ask for the app in the
-    phone's largest file (14.5 MB) and read nothing. Caddy takes each answer whole from
-    gunicorn (deploy/Caddyfile), so no worker's thread waits on them, and /healthz
-    answers within a second all along (streamed, two such clients kept it from
-    answering for 10 s with one thread a worker: docs/PERFORMANCE.md, "Server
-    shapes"). Regression: with one thread, a connection Caddy opened and sent nothing
-    on held a worker, and a download waited 5 s for its first byte."""
+    phone's largest file (14.5 MB) and read nothing. Caddy sends it from disk and takes
+    the app's answers whole (deploy/Caddyfile), so no worker's thread waits on them, and
+    /healthz answers within a second all along (streamed through gunicorn, two such
+    clients kept it from answering for 10 s with one thread a worker:
+    docs/PERFORMANCE.md, "Server shapes"). Regression: with one thread, a connection
+    Caddy opened and sent nothing on held a worker, and a download waited 5 s for its
+    first byte."""
     assert "Serving: 2 workers x 2 threads (gthread)" in https.log()
     request = b"GET /standalone/python/site.zip HTTP/1.1\r\nHost: localhost\r\n\r\n"
     connect = tls_client(https)
@@ -132,3 +136,34 @@ def test_slow_readers_of_a_large_answer_are_held_by_caddy(https: HttpsServer) ->
         time.sleep(0.5)  # every answer has left gunicorn (or is stuck there)
         times = healthz_times(https)
     assert len(times) >= 5 and max(times) < 1, times
+
+
+def test_the_app_in_the_phone_comes_from_disk_with_the_apps_headers(https: HttpsServer) -> None:
+    """Caddy sends the build's files itself (deploy/Caddyfile), nothing held in memory and
+    no gunicorn thread held, with the headers the app gives them (companion/views/phone.py:
+    its policy, the app's every-answer headers, checked on every visit); a name the build
+    lacks, and the build's page, are the app's to answer."""
+    build = ROOT / "build" / "standalone"
+    expected = response_headers({"SESSION_COOKIE_SECURE": True}) | {
+        "Content-Security-Policy": phone.CSP,
+        "Cache-Control": "no-cache",  # the app's max_age=0: checked with the server each time
+    }
+    for name in ("sw.js", "python/site.zip.gz", "pyodide/pyodide.asm.wasm"):
+        with https.open(f"/standalone/{name}") as answer:
+            assert answer.status == 200
+            assert answer.read() == (build / name).read_bytes(), name
+            sent = {key: answer.headers[key] for key in expected}
+        assert sent == expected, name
+    with https.open("/standalone/") as answer:  # the build's page: the app's
+        assert answer.status == 200 and b"<html" in answer.read().lower()
+    opener = urllib.request.build_opener(
+        NoRedirect(), urllib.request.HTTPSHandler(context=https.context())
+    )
+    try:
+        opener.open(https.url + "/standalone/app/m/abc", timeout=5)
+    except urllib.error.HTTPError as error:  # a page of the app: opened by its page
+        with error:
+            assert error.code == 303
+            assert "/standalone/?open=" in error.headers["Location"]
+    else:
+        raise AssertionError("a page of the app in the phone was not sent to its page")
