@@ -37,9 +37,11 @@ def serving(instance: Path, env: dict[str, str] | None = None) -> Iterator[Https
         server.stop()
 
 
-@pytest.fixture
-def https(tmp_path: Path) -> Iterator[HttpsServer]:
-    with serving(tmp_path) as server:
+@pytest.fixture(scope="module")
+def https(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpsServer]:
+    """make serve-https as it runs, one for this file's tests of it (each start takes
+    seconds, and CI's time is counted)."""
+    with serving(tmp_path_factory.mktemp("https")) as server:
         yield server
 
 
