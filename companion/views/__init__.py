@@ -48,7 +48,6 @@ def init_templates(app: Flask) -> None:
     from companion.table_view import face
     from companion.views.faces import (
         card_face,
-        card_key,
         card_tab,
         face_of,
         icon,
@@ -56,6 +55,7 @@ def init_templates(app: Flask) -> None:
         seat_items,
         stepper,
     )
+    from companion.views.keyboard import card_keyboard
     from engine import DECK_SIZE, KEY_ACTIONS, Color, N_plural, visible_name
 
     app.jinja_env.globals.update(
@@ -64,10 +64,10 @@ def init_templates(app: Flask) -> None:
         actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
         form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
-        icon=icon,  # these eight: companion/views/faces.py
+        icon=icon,  # these seven: companion/views/faces.py
         face_of=face_of,
         card_face=card_face,
-        card_key=card_key,
+        card_keyboard=card_keyboard,  # companion/views/keyboard.py
         card_tab=card_tab,
         stepper=stepper,
         quick_counts=quick_counts,

@@ -1,15 +1,15 @@
-"""The screen's smallest and most repeated pieces of HTML: an icon, a card's face, a key,
-a keyboard's tab, a stepper and its quick counts, the players' seats.
+"""The screen's smallest and most repeated pieces of HTML: an icon, a card's face, a
+keyboard's tab, a stepper and its quick counts, the players' seats (the card keyboard
+itself: companion/views/keyboard.py).
 
 Written in Python rather than in Jinja: a macro call builds a template context of its
 own, and each `{{ }}` and sentence in a loop costs a few lookups, while a table's screen
-draws a few hundred of these (the card keyboard up to 34 keys, each with a face, a name
-and what it posts, a wild's key four times over; its tabs; the drawn count's stepper and
-five quick counts, each named by a sentence; a seat for each player, with up to five
-sentences). The keyboard and the seats were the largest parts of rendering the screen
-after a play (docs/PERFORMANCE.md). The HTML is the same as the
-templates wrote (but for the whitespace between tags); where it goes stays in the
-templates.
+draws a few hundred of these (a key's face and name up to 34 times, a wild's four times
+over; six tabs; the drawn count's stepper and five quick counts, each named by a
+sentence; a seat for each player, with up to five sentences). The keyboard and the
+seats were the largest parts of rendering the screen after a play
+(docs/PERFORMANCE.md). The HTML is the same as the templates wrote (but for the
+whitespace between tags); where it goes stays in the templates.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from markupsafe import Markup, escape
 
 from companion.catalogs import request_catalog
 from companion.static_files import static_url
-from companion.table_view import Key, TableView, face
-from engine import KEY_ACTIONS, N_, Card
+from companion.table_view import TableView, face
+from engine import N_, Card
 
 # A key's names for screen readers (marked here for the catalogs, said per key).
 NAMING = N_("%(card)s, naming %(color)s")
@@ -77,36 +77,7 @@ def said(sentence: str, **words: str) -> Markup:
     return Markup(request_catalog().ugettext(sentence) % {k: escape(v) for k, v in words.items()})
 
 
-def card_key(key: Key, asks: str | None) -> Markup:
-    """A key of the card keyboard (templates/partials/table_keyboard.html): a button that
-    plays the card, a link that opens its question (`asks`, the URL of this table's
-    screen with the card's question open), or, for a wild on the Playable tab, one
-    button for each colour it may name."""
-    card, field = key.card, escape(KEY_ACTIONS.field)
-    face, name = face_of(card), escape(card.name)
-    if key.names:
-        naming = "\n".join(
-            f'<button class="key wild names n-{escape(color.value.lower())}" type="submit" '
-            f'name="{field}" value="{escape(key.named(color))}" '
-            f'aria-label="{said(NAMING, card=name, color=color.title)}">'
-            f'{face}<b class="named">{escape(color.letter)}</b></button>'
-            for color in key.names
-        )
-        return Markup(f'<span class="key-names">\n{naming}\n</span>')
-    if key.legal and key.follow_up:
-        return Markup(
-            f'<a class="key {escape(key.css)}" href="{escape(asks)}" aria-label="{name}">{face}</a>'
-        )
-    label = name if key.legal else said(NOT_ALLOWED, card=name)
-    ask = f' data-ask="{escape(asks)}"' if key.asks_after_draw else ""
-    dim = "" if key.legal else " dim"
-    return Markup(
-        f'<button class="key {escape(key.css)}{dim}" type="submit" name="{field}" '
-        f'value="{escape(key.action)}" aria-label="{label}"{ask}>{face}</button>'
-    )
-
-
-def card_tab(key: str, title: str, letter: str, href: str, active: bool) -> Markup:
+def card_tab(key: str, title: str, letter: str | None, href: str, active: bool) -> Markup:
     """A tab of a card keyboard: a colour's tab shows the letter its cards show (in the
     phone's language, so it fits and never reads as another colour's), and is named by
     the colour's name."""

@@ -1,7 +1,7 @@
-"""A card's face and the icons as the screen draws them (companion/views/faces.py): the
-colour's letter in the phone's language, then an icon of the app's own and/or words,
-never colour alone and never an emoji; and the keyboard's tabs, a stepper and its quick
-counts, each named in the phone's language."""
+"""A card's face and the icons as the screen draws them (companion/views/faces.py; the
+keys, companion/views/keyboard.py): the colour's letter in the phone's language, then an
+icon of the app's own and/or words, never colour alone and never an emoji; and the
+keyboard's tabs, a stepper and its quick counts, each named in the phone's language."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from companion.static_files import digests
 from companion.table_view import Key
 from companion.views.faces import (
     card_face,
-    card_key,
     card_tab,
     face_of,
     icon,
     quick_counts,
     stepper,
 )
+from companion.views.keyboard import card_key
 from engine import Card, Color, N_plural
 
 # At its versioned address (companion/static_files.py).
