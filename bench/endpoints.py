@@ -44,6 +44,8 @@ from typing import Any
 from werkzeug.test import EnvironBuilder
 
 HX = {"HX-Request": "true"}
+# Every phone's browser asks for its languages, and the app works out one from them.
+ACCEPT_LANGUAGE = "en-US,en;q=0.9"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "", ""]
 RULES = {"stack": "last", "draw": "until", "mercy_on": "y", "mercy": "25", "seven": "y"}
 RULES |= {"zero": "y", "target": "100000", "scoring": "high"}
@@ -83,6 +85,7 @@ class Table:
         # The floor: the same app and extensions, an endpoint that does nothing.
         app.add_url_rule("/bench/bare", "bench_bare", lambda: "ok")
         self.client = client = app.test_client()
+        client.environ_base["HTTP_ACCEPT_LANGUAGE"] = ACCEPT_LANGUAGE
         page = client.get("/new").get_data(as_text=True)
         found = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
         assert found is not None
@@ -98,6 +101,7 @@ class Table:
         assert link is not None, "no viewer link on the share page"
         self.watchers = [app.test_client() for _ in range(2)]
         for watcher in self.watchers:
+            watcher.environ_base["HTTP_ACCEPT_LANGUAGE"] = ACCEPT_LANGUAGE
             assert watcher.get(f"/v/{link.group(1)}").status_code == 303
         self.plays = 0
 
@@ -176,6 +180,7 @@ class Table:
         environ = EnvironBuilder(path=f"/m/{self.id}/live", query_string=query, headers=HX)
         ready = environ.get_environ()
         ready["HTTP_COOKIE"] = f"{cookie.key}={cookie.value}"
+        ready["HTTP_ACCEPT_LANGUAGE"] = ACCEPT_LANGUAGE
         statuses: list[str] = []
 
         def call() -> None:

@@ -107,8 +107,10 @@ def test_an_answer_cut_short_is_an_error_and_is_not_sent_again() -> None:
 
 def test_every_request_accepts_gzip_as_a_phones_browser_does() -> None:
     """Regression: the load's clients asked for no encoding, so the load never measured
-    the server's gzip, which every phone gets."""
+    the server's gzip, which every phone gets; nor for a language, which every browser
+    asks for and the app works out on every request."""
     heads: list[bytes] = []
     run(10, ["/length", "/gzip"], heads=heads)
     assert len(heads) == 2
     assert all(b"\r\nAccept-Encoding: gzip, deflate\r\n" in head for head in heads), heads
+    assert all(b"\r\nAccept-Language: en-US,en;q=0.9\r\n" in head for head in heads), heads

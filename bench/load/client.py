@@ -39,6 +39,9 @@ def dechunk(data: bytes) -> bytes:
 # What a phone's browser accepts over plain http (Chrome, Safari, Firefox alike): the
 # server gzips the answers it would gzip for a phone, and that costs its CPU too.
 ACCEPT_ENCODING = "gzip, deflate"
+# And the languages it asks for (every browser sends them): the app works out a
+# language from them on every request it answers.
+ACCEPT_LANGUAGE = "en-US,en;q=0.9"
 
 
 class NothingBack(ConnectionError):
@@ -74,7 +77,8 @@ class Session:
         if data is not None:
             head.append("Content-Type: application/x-www-form-urlencoded")
             head.append(f"Content-Length: {len(body)}")
-        asked = {"Accept-Encoding": ACCEPT_ENCODING} | (headers or {})
+        asked = {"Accept-Encoding": ACCEPT_ENCODING, "Accept-Language": ACCEPT_LANGUAGE}
+        asked |= headers or {}
         head += [f"{k}: {v}" for k, v in asked.items()]
         message = ("\r\n".join(head) + "\r\n\r\n").encode() + body
         async with asyncio.timeout(self.timeout):
