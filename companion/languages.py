@@ -14,6 +14,7 @@ from flask import (
     Blueprint,
     Flask,
     Response,
+    current_app,
     g,
     has_request_context,
     redirect,
@@ -24,8 +25,10 @@ from flask import (
 )
 from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response as Redirect
 
+from companion.bounded import Bounded
 from companion.catalogs import init_catalogs
 from engine import (
     LANGUAGES,
@@ -37,6 +40,10 @@ from engine import (
 )
 
 bp = Blueprint("languages", __name__)
+# The Accept-Language headers whose language is kept (a few a kind of phone and its
+# settings), and the longest kept: a browser's is under 100 characters.
+MOST_HEADERS = 256
+LONGEST_KEPT_HEADER = 256
 
 
 def init_languages(app: Flask) -> None:
@@ -46,6 +53,7 @@ def init_languages(app: Flask) -> None:
     # disk each time, and Flask-Babel parses what the selector answers on every request.
     locales = {code: Locale.parse(code) for code in LANGUAGES}
     app.extensions["languages"] = Babel(app, locale_selector=lambda: locales[chosen_language()])
+    app.extensions["browser_languages"] = BrowserLanguages()
     init_catalogs(app)  # the request's catalog found once, WTForms' read once (catalogs.py)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(
@@ -75,15 +83,32 @@ def chosen_language() -> str:
     (outside a request, as in a command: English)."""
     if not has_request_context():
         return SOURCE_LANGUAGE
-    return language_of(session.get("language"), request.accept_languages)
+    browsers: BrowserLanguages = current_app.extensions["browser_languages"]
+    return browsers.language_of(session.get("language"), request.headers.get("Accept-Language"))
 
 
-def language_of(chosen: object, accepted: LanguageAccept) -> str:
-    """The language a request speaks: the one chosen on the phone (kept in its session),
-    else the browser's first we ship (its Accept-Language), else English."""
-    if chosen in LANGUAGES:
-        return str(chosen)
-    return browser_language(accepted)
+class BrowserLanguages:
+    """The language of each Accept-Language header met, worked out once per process
+    (app.extensions["browser_languages"]): parsing the header and matching each of its
+    languages were a tenth of what a request to the app costs at the least, and a
+    phone sends the same header every time. Headers longer than any browser's are worked
+    out each time, not kept."""
+
+    def __init__(self, most: int = MOST_HEADERS) -> None:
+        self._found: Bounded[str, str] = Bounded(most)
+
+    def language_of(self, chosen: object, header: str | None) -> str:
+        """The language a request speaks: the one chosen on the phone (kept in its
+        session), else the browser's first we ship (its Accept-Language), else English."""
+        if chosen in LANGUAGES:
+            return str(chosen)
+        header = header or ""
+        found = self._found.get(header)
+        if found is None:
+            found = browser_language(parse_accept_header(header, LanguageAccept))
+            if len(header) <= LONGEST_KEPT_HEADER:
+                self._found.put(header, found)
+        return found
 
 
 def browser_language(accepted: LanguageAccept) -> str:

@@ -31,15 +31,14 @@ from urllib.parse import parse_qs, unquote
 from flask import Flask
 from itsdangerous import BadData
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
-from werkzeug.http import parse_accept_header, parse_cookie
+from werkzeug.http import parse_cookie
 from werkzeug.wsgi import get_host
 
 from companion.access import phone_from
 from companion.bounded import Bounded
 from companion.inputs import CONTROL
-from companion.languages import language_of
+from companion.languages import BrowserLanguages
 from companion.outcomes import Changed, Unchanged
 from companion.sessions import KeptSessions
 from companion.settings import switched_on
@@ -107,6 +106,7 @@ class QuietPolls:
         self.sessions = sessions
         self.trusted = app.config.get("TRUSTED_HOSTS")
         self.store: Store = app.extensions["store"]
+        self.languages: BrowserLanguages = app.extensions["browser_languages"]
         # What the app's own answer to an unchanged poll carries (views/__init__.py).
         self.headers = [("Vary", HX_VARY), *response_headers(app.config).items()]
         # Watchers' answers to a poll that found the table moved on, kept per process.
@@ -180,8 +180,9 @@ class QuietPolls:
         asking = tuple(str(environ.get(name, "")) for name in KEPT_FOR)
         if any(len(value) > LONGEST_KEPT_HEADER for value in asking):
             return None
-        accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
-        language = language_of(held.get("language"), accepted)
+        language = self.languages.language_of(
+            held.get("language"), environ.get("HTTP_ACCEPT_LANGUAGE")
+        )
         seen_by = last_by(table, phone.id)
         return (table.match.id, table.version, table.last_line_id, seen_by, language, *asking)
 

@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from companion import ROOT
 from companion.extensions import db
+from companion.languages import BrowserLanguages
 from companion.models import MATCHES
 from tests.app.helpers import Tabletop, parse_html
 
@@ -52,6 +53,18 @@ def test_the_browsers_language_picks_the_page_language(
     client: FlaskClient, accepted: str, lang: str
 ) -> None:
     assert lang_of(client, **{"Accept-Language": accepted}) == lang
+
+
+def test_a_browsers_language_is_the_same_worked_out_or_kept() -> None:
+    """Each header's language is kept once worked out (companion/languages.py); a
+    header longer than any browser's is worked out each time, the same."""
+    browsers = BrowserLanguages(most=2)
+    headers = ["de-DE,de;q=0.9", "fr-CA,en;q=0.8", "zh-CN", "x-" * 200 + ",es;q=0.5", None]
+    for _ in range(3):
+        said = [browsers.language_of(None, header) for header in headers]
+        assert said == ["de", "fr", "en", "es", "en"]
+    assert browsers.language_of("pt_BR", "de") == "pt_BR"  # the phone's choice first
+    assert browsers.language_of("xx", "de") == "de"  # a choice we do not ship: the browser's
 
 
 def test_the_choice_overrides_the_browser_and_is_kept(
