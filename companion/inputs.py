@@ -112,15 +112,18 @@ def check_control_characters(request: Request) -> None:
     places: list[tuple[str, str, str]] = [("path", "", request.path)]
     for key, value in request.args.items(multi=True):
         places += [("query", "", key), ("query", "", value)]
-    for key, value in request.form.items(multi=True):
-        places += [("field name", "", key), ("field", shown(key), value)]
-    for key, upload in request.files.items(multi=True):
-        places += [("field name", "", key), ("file name", "", upload.filename or "")]
-        data = upload.stream.read()
-        upload.stream.seek(0)
-        # A file that is not UTF-8 text is the view's to refuse, with its own sentence.
-        if (byte := CONTROL_BYTE.search(data)) and is_utf8(data):
-            refuse(chr(byte.group()[0]), "file")
+    # Without a Content-Type werkzeug reads no form (most GETs, the polls among them):
+    # asking for one would still build its empty parts and the input stream.
+    if request.want_form_data_parsed:
+        for key, value in request.form.items(multi=True):
+            places += [("field name", "", key), ("field", shown(key), value)]
+        for key, upload in request.files.items(multi=True):
+            places += [("field name", "", key), ("file name", "", upload.filename or "")]
+            data = upload.stream.read()
+            upload.stream.seek(0)
+            # A file that is not UTF-8 text is the view's to refuse, with its own sentence.
+            if (byte := CONTROL_BYTE.search(data)) and is_utf8(data):
+                refuse(chr(byte.group()[0]), "file")
     for where, field, text in places:
         if found := CONTROL.search(text):
             refuse(found.group(), where, field)

@@ -30,6 +30,7 @@ from werkzeug.wrappers import Response as Redirect
 
 from companion.bounded import Bounded
 from companion.catalogs import init_catalogs
+from companion.views.headers import mimetype_of, vary_on
 from engine import (
     LANGUAGES,
     LOCALE_DIR,
@@ -73,8 +74,8 @@ def init_languages(app: Flask) -> None:
 
     @app.after_request
     def vary_by_language(response: Response) -> Response:
-        if response.mimetype in ("text/html", "application/manifest+json"):
-            response.vary.add("Accept-Language")
+        if mimetype_of(response) in ("text/html", "application/manifest+json"):
+            vary_on(response, "Accept-Language")
         return response
 
 

@@ -15,7 +15,7 @@ from companion.games import NoLongerReplays
 from companion.store import current_store
 from companion.views.errors import error_page, http_error_page, is_outage, release_session
 from companion.views.errors import translated as _
-from companion.views.headers import response_headers
+from companion.views.headers import response_headers, vary_on
 
 OUTAGE = "Companion-Outage"  # names what is out, on the app's own 503 (static/unsent.js)
 
@@ -130,13 +130,7 @@ def register(app: Flask) -> None:
 
     @app.after_request
     def headers(response: Response) -> Response:
-        # The same URL answers with a whole page or a fragment (htmx). (Written as text:
-        # `response.vary` parses the header into a set and back, on every answer.)
-        vary = response.headers.get("Vary")
-        if not vary:
-            response.headers["Vary"] = "HX-Request"
-        elif "hx-request" not in vary.lower():
-            response.headers["Vary"] = f"{vary}, HX-Request"
+        vary_on(response, "HX-Request")  # the same URL answers a page or a fragment (htmx)
         # companion/views/headers.py; no view sets them, so all or none are there.
         if "Content-Security-Policy" not in response.headers:
             response.headers.extend(every_answer)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from werkzeug.wrappers import Response
+
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; form-action {forms}; frame-ancestors {framing}"
@@ -32,3 +34,19 @@ def response_headers(config: Mapping[str, Any], forms_to: str | None = None) -> 
     if config.get("SESSION_COOKIE_SECURE"):
         headers["Strict-Transport-Security"] = HSTS
     return headers
+
+
+def vary_on(response: Response, name: str) -> None:
+    """Say the answer varies by the request's header `name`, written as text:
+    `response.vary` parses the header into a set and back, on every answer."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = name
+    elif name.lower() not in vary.lower():
+        response.headers["Vary"] = f"{vary}, {name}"
+
+
+def mimetype_of(response: Response) -> str:
+    """The answer's media type, read as text (`response.mimetype` parses the header's
+    options too, on every answer)."""
+    return str(response.headers.get("Content-Type", "")).partition(";")[0].strip().lower()
