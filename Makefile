@@ -169,6 +169,7 @@ valgrind:
 		|| { echo "Could not install valgrind: apt-get install valgrind, then again"; exit 1; }; }
 
 # The real server (gunicorn) under 200 simulated tables; figures in docs/PERFORMANCE.md.
+# One thread a worker, as behind a proxy (docs/OPERATIONS.md); make serve's 32: --threads 32.
 # More options: make load LOAD_ARGS="--db both --tables 200 --duration 30"
 LOAD_ARGS ?=
 load: $(STAMP) $(HTMX)

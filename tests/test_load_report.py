@@ -1,6 +1,6 @@
 """The load benchmark's own arithmetic (bench/load/report.py, bench/load/__main__.py):
-a table count or several, the CPU a line recorded costs, and the most tables a core
-served within the record's p99 target."""
+a table count or several, the CPU a line recorded costs, the most tables a core served
+within the record's p99 target, and the server's shape by default."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import pytest
 
 from bench.load.__main__ import table_counts
 from bench.load.report import cpu_a_line_ms, tables_per_core
+from bench.load.servers import threads_for
+from companion.settings import PROXIED_THREADS
 
 
 def run(db: str, tables: int, p99: float, **cpu: float) -> dict[str, Any]:
@@ -54,3 +56,12 @@ def test_the_most_tables_that_met_the_target_for_each_database() -> None:
     assert tables_per_core([run("SQLite", 100, 60.0), run("SQLite", 130, 40.0)]) == {
         "SQLite": (130, 2)
     }
+
+
+def test_the_load_runs_the_shape_given_for_many_tables_unless_told() -> None:
+    """docs/OPERATIONS.md: a buffering proxy in front, few threads a worker (make serve's
+    32 only when asked for)."""
+    assert threads_for(None, "none") == 1  # the app's own cost, as behind a proxy
+    assert threads_for(None, "nginx") == 1
+    assert threads_for(None, "caddy") == PROXIED_THREADS == 2  # make serve-https
+    assert threads_for(32, "none") == 32

@@ -4,9 +4,9 @@ Run: .venv/bin/python -m bench.load [--tables 200] [--duration 30] [--db sqlite|
      (or `make load LOAD_ARGS="--db both"`)
 
 For each database it starts `gunicorn -c gunicorn.conf.py bench.bare_wsgi:app` on loopback
-(the app plus a bare GET /bench/bare for the floor; see bench/bare_wsgi.py), with
-`--proxy caddy` or `--proxy nginx` behind deploy/'s proxy as in production (plain http),
-then:
+(the app plus a bare GET /bench/bare for the floor; see bench/bare_wsgi.py), in the shape
+docs/OPERATIONS.md gives many tables (few threads a worker: --threads), with `--proxy
+caddy` or `--proxy nginx` behind deploy/'s proxy as in production (plain http), then:
 
 1. load: N tables at once, each one editor recording a random legal game (from the
    engine's true-card simulator) with a pause between plays, posting what the table
@@ -115,7 +115,15 @@ def arguments() -> argparse.Namespace:
         default=max(2, os.cpu_count() or 1),
         help="WEB_CONCURRENCY (gunicorn.conf.py's default: one per core, at least 2)",
     )
-    parser.add_argument("--threads", type=int, default=0, help="GUNICORN_THREADS (conf default)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="GUNICORN_THREADS; by default the shape docs/OPERATIONS.md gives many tables, "
+        "a buffering proxy in front and few threads: 1 (as behind nginx, and with no "
+        "proxy: the app's own cost), 2 behind Caddy (make serve-https); make serve's "
+        "32 for phones straight at gunicorn: --threads 32",
+    )
     parser.add_argument(
         "--proxy",
         choices=("none", "caddy", "nginx"),

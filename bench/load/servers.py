@@ -23,7 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
-from companion.settings import sqlalchemy_url
+from companion.settings import PROXIED_THREADS, sqlalchemy_url
 
 ROOT = Path(__file__).resolve().parents[2]  # the project
 PG_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
@@ -72,6 +72,15 @@ http {{
 """
 SBIN = "/usr/local/sbin:/usr/sbin:/sbin"
 SERVING = re.compile(r"Serving: (\d+) workers? x (\d+) threads? \((\w+)\)")  # gunicorn.conf.py
+
+
+def threads_for(asked: int | None, proxy: str) -> int:
+    """The threads a worker runs: those asked for, else the shape for many tables
+    (docs/OPERATIONS.md): two behind Caddy (make serve-https), else one (behind nginx;
+    without a proxy, the app's own cost as a buffering proxy would leave it)."""
+    if asked:
+        return asked
+    return PROXIED_THREADS if proxy == "caddy" else 1
 
 
 def free_port() -> int:
@@ -175,8 +184,7 @@ class Server:
             COMPANION_TAP_SETTLE_MS="0",
             COMPANION_TAP_REFRESH_MS="0",
         )
-        if self.args.threads:
-            env["GUNICORN_THREADS"] = str(self.args.threads)
+        env["GUNICORN_THREADS"] = str(threads_for(self.args.threads, self.args.proxy))
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", self.args.app]
