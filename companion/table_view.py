@@ -269,7 +269,7 @@ class TableView:
         kinds = {EVENT_KINDS.get(type(e)) for e in step.after.events} if step else set()
         return next((k for k in ("warning", "celebration") if k in kinds), "recorded")
 
-    @property
+    @cached_property  # the screen asks twice (whether, then what)
     def undo_label(self) -> str | None:
         step = self.table.last_step
         return None if step is None else _("Undo: %(play)s", play=say(*step))
@@ -319,7 +319,7 @@ class TableView:
         """Who may catch the player being caught (everybody else at the table)."""
         return () if self.catch is None else self.legal.catchers(self.catch)
 
-    @property
+    @cached_property  # the screen asks twice (whether, then what)
     def breakdown(self) -> str | None:
         """How the last hand's score was made, in a sentence (the engine's)."""
         return score_breakdown(self.state)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import sys
 
 from flask import Flask, Response, current_app, request
@@ -50,6 +49,8 @@ def init_templates(app: Flask) -> None:
         card_face,
         card_tab,
         face_of,
+        form_key,
+        hidden,
         icon,
         quick_counts,
         seat_items,
@@ -63,7 +64,8 @@ def init_templates(app: Flask) -> None:
         colors=list(Color),
         actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
-        form_key=lambda: secrets.token_urlsafe(12),  # one per rendered form: no double posts
+        form_key=form_key,  # one per rendered form: no double posts
+        hidden=hidden,  # the hidden fields of each form of the table's screen
         icon=icon,  # these seven: companion/views/faces.py
         face_of=face_of,
         card_face=card_face,

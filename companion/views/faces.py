@@ -14,9 +14,11 @@ whitespace between tags); where it goes stays in the templates.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable
 
 from flask import g
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
 from companion.catalogs import request_catalog
@@ -200,3 +202,24 @@ def seat_items(view: TableView, can_edit: bool, at: Callable[..., str]) -> Marku
             f"{facts}\n{end}\n</li>"
         )
     return Markup("\n".join(items))
+
+
+def form_key() -> str:
+    """A new idempotency key, one per rendered form: a form posted twice records once."""
+    return secrets.token_urlsafe(12)
+
+
+def hidden(view: TableView, player: str | None = None) -> Markup:
+    """The hidden fields every form of the table's screen carries: the CSRF token, the
+    table it was made on (its version and last line), a fresh key, the screen's stamp
+    (companion/taps.py), and the player it records for, if any."""
+    fields = (
+        f'\n  <input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">\n  '
+        f'<input type="hidden" name="version" value="{escape(view.version)}">'
+        f'<input type="hidden" name="last" value="{escape(view.last_line_id)}">'
+        f'<input type="hidden" name="key" value="{escape(form_key())}">'
+        f'<input type="hidden" name="shown" value="{escape(view.shown)}">'
+    )
+    if player is not None:
+        fields += f'\n  <input type="hidden" name="player" value="{escape(player)}">'
+    return Markup(fields)
