@@ -51,10 +51,14 @@ async def serve(close_after: int) -> tuple[asyncio.Server, list[int], list[bytes
 
 
 def run(
-    close_after: int, paths: list[str], keep_alive: bool = True, heads: list[bytes] | None = None
+    close_after: int,
+    paths: list[str],
+    keep_alive: bool = True,
+    heads: list[bytes] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> tuple[list[str], int]:
     """What each request was answered, and how many connections the server saw (and
-    each request's head, in `heads` when given)."""
+    each request's head, in `heads` when given); `headers`: sent with each request."""
 
     async def go() -> tuple[list[str], int]:
         server, connections, seen = await serve(close_after)
@@ -63,7 +67,7 @@ def run(
         texts = []
         for path in paths:
             try:
-                reply = await session.request("GET", path)
+                reply = await session.request("GET", path, headers=headers)
             except ConnectionError as error:
                 texts.append(f"{error} ({len(seen)} requests seen)")
                 continue
@@ -114,3 +118,14 @@ def test_every_request_accepts_gzip_as_a_phones_browser_does() -> None:
     assert len(heads) == 2
     assert all(b"\r\nAccept-Encoding: gzip, deflate\r\n" in head for head in heads), heads
     assert all(b"\r\nAccept-Language: en-US,en;q=0.9\r\n" in head for head in heads), heads
+
+
+def test_a_header_the_caller_gives_replaces_the_phones_in_any_case() -> None:
+    """Regression: the phone's headers were merged by their exact names, so a caller's
+    `accept-encoding` went out beside the phone's `Accept-Encoding`."""
+    heads: list[bytes] = []
+    run(10, ["/length"], heads=heads, headers={"accept-encoding": "identity"})
+    (head,) = heads
+    assert head.lower().count(b"accept-encoding:") == 1, head
+    assert b"\r\naccept-encoding: identity\r\n" in head
+    assert b"\r\nAccept-Language: en-US,en;q=0.9\r\n" in head

@@ -42,6 +42,7 @@ ACCEPT_ENCODING = "gzip, deflate"
 # And the languages it asks for (every browser sends them): the app works out a
 # language from them on every request it answers.
 ACCEPT_LANGUAGE = "en-US,en;q=0.9"
+PHONE_HEADERS = {"Accept-Encoding": ACCEPT_ENCODING, "Accept-Language": ACCEPT_LANGUAGE}
 
 
 class NothingBack(ConnectionError):
@@ -77,9 +78,11 @@ class Session:
         if data is not None:
             head.append("Content-Type: application/x-www-form-urlencoded")
             head.append(f"Content-Length: {len(body)}")
-        asked = {"Accept-Encoding": ACCEPT_ENCODING, "Accept-Language": ACCEPT_LANGUAGE}
-        asked |= headers or {}
-        head += [f"{k}: {v}" for k, v in asked.items()]
+        # A phone's headers, unless the caller gives one of them (in any case) itself.
+        given = headers or {}
+        named = {name.lower() for name in given}
+        head += [f"{k}: {v}" for k, v in PHONE_HEADERS.items() if k.lower() not in named]
+        head += [f"{k}: {v}" for k, v in given.items()]
         message = ("\r\n".join(head) + "\r\n\r\n").encode() + body
         async with asyncio.timeout(self.timeout):
             if self._connection is not None and self._connection[0].at_eof():
