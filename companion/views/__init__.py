@@ -52,6 +52,7 @@ def init_templates(app: Flask) -> None:
         form_key,
         hidden,
         icon,
+        init_faces,
         quick_counts,
         seat_items,
         stepper,
@@ -59,21 +60,23 @@ def init_templates(app: Flask) -> None:
     from companion.views.keyboard import card_keyboard
     from engine import DECK_SIZE, KEY_ACTIONS, Color, N_plural, visible_name
 
+    init_faces(app)
     app.jinja_env.globals.update(
         face=face,
         colors=list(Color),
         actions=KEY_ACTIONS,  # each key's action (engine.fields): no record syntax here
         deck_size=DECK_SIZE,
-        form_key=form_key,  # one per rendered form: no double posts
+        # These nine: companion/views/faces.py. A key per rendered form: no double posts.
+        form_key=form_key,
         hidden=hidden,  # the hidden fields of each form of the table's screen
-        icon=icon,  # these seven: companion/views/faces.py
+        icon=icon,
         face_of=face_of,
         card_face=card_face,
-        card_keyboard=card_keyboard,  # companion/views/keyboard.py
         card_tab=card_tab,
         stepper=stepper,
         quick_counts=quick_counts,
         seat_items=seat_items,
+        card_keyboard=card_keyboard,  # companion/views/keyboard.py
         N_plural=N_plural,  # a sentence's singular and plural, for quick_counts
         visible_name=visible_name,  # a stored name with what can't be seen in it spelled out
     )

@@ -17,14 +17,15 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable
 
-from flask import g
+from flask import Flask, current_app, g
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
+from companion.bounded import Bounded
 from companion.catalogs import request_catalog
 from companion.static_files import static_url
 from companion.table_view import TableView, face
-from engine import N_, Card
+from engine import N_, Card, current_language
 
 # A key's names for screen readers (marked here for the catalogs, said per key).
 NAMING = N_("%(card)s, naming %(color)s")
@@ -38,6 +39,14 @@ OUT, DEALER, ONE_CARD = N_("OUT"), N_("dealer"), N_("1 card!")
 MERCY_METER = N_("%(name)s: %(cards)s of %(limit)s cards (Mercy)")
 # Each piece is an f-string of escaped words: markupsafe's `Markup % args` wraps every
 # argument in a helper object first, which made it the better part of a key's cost.
+
+
+# The faces kept: 168 cards in five languages, at one address of the icons or a few.
+MOST_FACES = 2000
+
+
+def init_faces(app: Flask) -> None:
+    app.extensions["card_faces"] = Bounded(MOST_FACES)
 
 
 def icons_href() -> str:
@@ -57,7 +66,19 @@ def icon(name: str) -> Markup:
 
 
 def face_of(card: Card) -> Markup:
-    """A card's face: its colour's letter (never colour alone), then an icon and/or text."""
+    """A card's face: its colour's letter (never colour alone), then an icon and/or text.
+    Drawn once per card, language and icons' address, and kept
+    (app.extensions["card_faces"]): a keyboard shows up to 34, each a few lookups."""
+    faces: Bounded[tuple[Card, str, str], Markup] = current_app.extensions["card_faces"]
+    key = (card, current_language(), icons_href())
+    found = faces.get(key)
+    if found is None:
+        found = draw_face(card)
+        faces.put(key, found)
+    return found
+
+
+def draw_face(card: Card) -> Markup:
     drawn, text = face(card)
     inside = str(icon(drawn)) if drawn else ""  # a str: Markup + str would escape it
     if text:

@@ -151,12 +151,15 @@ def render_table(
         "awards": match_awards(table),
     }
 
+    # Every kept part is kept per match, language and the app's own path.
+    seen_as = (table.match.id, str(get_locale()), request.script_root)
+
     def kept_as(name: str) -> tuple[object, ...]:
         """What a kept piece of the screen is the same for (KEPT_BY): it is rendered
         once for all phones that ask the same (companion/rendered.py)."""
         needs = KEPT_BY[name]
         return (
-            *(name, table.match.id, str(get_locale()), request.script_root),
+            *(name, *seen_as),
             *((table.version, table.last_line_id) if "table" in needs else ()),
             *((can_edit,) if "role" in needs else ()),
             # What is open: checked values (a query's own words never make a key).
