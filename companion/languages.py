@@ -44,7 +44,7 @@ bp = Blueprint("languages", __name__)
 # The Accept-Language headers whose language is kept (a few a kind of phone and its
 # settings), and the longest kept: a browser's is under 100 characters.
 MOST_HEADERS = 256
-LONGEST_KEPT_HEADER = 256
+LONGEST_ACCEPT_LANGUAGE = 256
 
 
 def init_languages(app: Flask) -> None:
@@ -98,6 +98,10 @@ class BrowserLanguages:
     def __init__(self, most: int = MOST_HEADERS) -> None:
         self._found: Bounded[str, str] = Bounded(most)
 
+    def __len__(self) -> int:
+        """How many headers' languages are kept."""
+        return len(self._found)
+
     def language_of(self, chosen: object, header: str | None) -> str:
         """The language a request speaks: the one chosen on the phone (kept in its
         session), else the browser's first we ship (its Accept-Language), else English."""
@@ -107,7 +111,7 @@ class BrowserLanguages:
         found = self._found.get(header)
         if found is None:
             found = browser_language(parse_accept_header(header, LanguageAccept))
-            if len(header) <= LONGEST_KEPT_HEADER:
+            if len(header) <= LONGEST_ACCEPT_LANGUAGE:
                 self._found.put(header, found)
         return found
 

@@ -1,6 +1,7 @@
 """The screen's smallest and most repeated pieces of HTML: an icon, a card's face, a
-keyboard's tab, a stepper and its quick counts, the players' seats (the card keyboard
-itself: companion/views/keyboard.py).
+keyboard's tab, a stepper and its quick counts, the players' seats, and the hidden
+fields every form of the table's screen carries (the card keyboard itself:
+companion/views/keyboard.py).
 
 Written in Python rather than in Jinja: a macro call builds a template context of its
 own, and each `{{ }}` and sentence in a loop costs a few lookups, while a table's screen
@@ -41,7 +42,8 @@ MERCY_METER = N_("%(name)s: %(cards)s of %(limit)s cards (Mercy)")
 # argument in a helper object first, which made it the better part of a key's cost.
 
 
-# The faces kept: 168 cards in five languages, at one address of the icons or a few.
+# The faces kept: each distinct card (68) in five languages, at one address of the icons
+# or a few.
 MOST_FACES = 2000
 
 

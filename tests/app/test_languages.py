@@ -56,13 +56,20 @@ def test_the_browsers_language_picks_the_page_language(
 
 
 def test_a_browsers_language_is_the_same_worked_out_or_kept() -> None:
-    """Each header's language is kept once worked out (companion/languages.py); a
-    header longer than any browser's is worked out each time, the same."""
-    browsers = BrowserLanguages(most=2)
+    """Each header's language is kept once worked out (companion/languages.py), at most
+    `most` of them; a header longer than any browser's is worked out each time, the
+    same, and not kept."""
     headers = ["de-DE,de;q=0.9", "fr-CA,en;q=0.8", "zh-CN", "x-" * 200 + ",es;q=0.5", None]
+    said = ["de", "fr", "en", "es", "en"]
+    browsers = BrowserLanguages(most=8)
+    assert [browsers.language_of(None, header) for header in headers] == said
+    assert len(browsers) == 4  # the long one is not kept
+    assert [browsers.language_of(None, header) for header in headers] == said  # kept
+    assert len(browsers) == 4
+    few = BrowserLanguages(most=2)
     for _ in range(3):
-        said = [browsers.language_of(None, header) for header in headers]
-        assert said == ["de", "fr", "en", "es", "en"]
+        assert [few.language_of(None, header) for header in headers] == said
+    assert len(few) == 2
     assert browsers.language_of("pt_BR", "de") == "pt_BR"  # the phone's choice first
     assert browsers.language_of("xx", "de") == "de"  # a choice we do not ship: the browser's
 
