@@ -99,14 +99,15 @@ PG_BROWSER := tests/browser/test_together.py tests/browser/test_never_lost.py \
 	tests/browser/test_double_taps.py::test_a_double_tap_on_a_card_records_one_play \
 	tests/browser/test_double_taps.py::test_the_two_phone_refresh_race_records_one_line_and_tells_the_second_phone
 # Not again on PostgreSQL: the app tests that check the source, the HTTP server, the
-# rules page, languages, icons, the manifest and link addresses, the app in the phone
-# handed out, and the app started without a server's packages, the same whatever the
-# database (CI's time: the PostgreSQL pass is about a third of it); and the browser tests
-# on the phone's screen only (-k 'not desktop'): the database is the same under either.
+# rules page, languages, icons, the manifest and link addresses, URL building, static
+# files' addresses, the app in the phone handed out, and the app started without a
+# server's packages, the same whatever the database (CI's time: the PostgreSQL pass is
+# about a third of it); and the browser tests on the phone's screen only
+# (-k 'not desktop'): the database is the same under either.
 PG_SAME := test_rules_in_engine test_shape test_bounded test_server_shape test_hosts \
 	test_rules_page test_rules_contents test_installable test_public_url test_icons \
 	test_languages test_catalogs_once test_card_faces test_phone test_without_a_server \
-	test_https test_trust_page
+	test_https test_trust_page test_routing test_static_versions
 PG_IGNORE := $(foreach f,$(PG_SAME),--ignore=tests/app/$(f).py)
 # The tests run in parallel, one worker per core, at most 4 but at least 3: a browser
 # test waits on its page about half its time (on 2 cores, 3 workers took CI from 901 s
