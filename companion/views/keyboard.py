@@ -38,8 +38,7 @@ NO_ANSWER = N_("No card answers the stack: %(name)s takes %(num)s.")
 NONE_NOW = N_("No card of these can be played now.")
 # At most this many quick counts of cards drawn (1-5); more by the stepper.
 QUICK_DRAWN = 5
-# A key's colour as its class (static/app.css), and a wild's named colour.
-KEY_CLASS: dict[Color | None, str] = {None: "wild", **{c: c.name.lower() for c in Color}}
+# A wild's key naming a colour: its class (static/app.css).
 NAMED_CLASS = {c: f"n-{c.value.lower()}" for c in Color}
 FIELD = escape(KEY_ACTIONS.field)  # the form's field every key posts
 
@@ -100,7 +99,7 @@ def card_key(key: Key, asks: str | None) -> str:
             for color in key.names
         )
         return f'<span class="key-names">\n{naming}\n</span>'
-    css = KEY_CLASS[card.color]
+    css = key.css  # its colour's class
     if key.legal and key.follow_up:
         return f'<a class="key {css}" href="{escape(asks)}" aria-label="{name}">{face}</a>'
     label = name if key.legal else said(NOT_ALLOWED, card=name)
