@@ -30,6 +30,8 @@ DEFAULT_THREADS = 32
 # worker's requests waited with it (two such connections on one worker at once still
 # would: rarer). make serve-https runs this many.
 PROXIED_THREADS = 2
+# Where `make standalone` writes the app in the phone, which the server hands out.
+STANDALONE_BUILD = str(ROOT / "build" / "standalone")
 POOL_TIMEOUT_SECONDS = 5
 
 
@@ -53,7 +55,7 @@ def configure(app: Flask, config: dict[str, Any] | None) -> Path:
         # app in the phone, whose page has a worker of its own (companion/standalone.py).
         SERVICE_WORKER=True,
         # The app in the phone this server hands out (`make standalone`; none: "").
-        STANDALONE_BUILD=str(ROOT / "build" / "standalone"),
+        STANDALONE_BUILD=STANDALONE_BUILD,
     )
     # Settings from the environment: COMPANION_SESSION_COOKIE_SECURE=true, ...
     app.config.from_prefixed_env("COMPANION")

@@ -24,7 +24,6 @@ localhost and 127.0.0.1); COMPANION_INSTANCE; and every setting of `make serve`.
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 import signal
 import socket
@@ -35,7 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from companion.settings import PROXIED_THREADS
+from flask import Config
+
+from companion.settings import PROXIED_THREADS, STANDALONE_BUILD
 
 ROOT = Path(__file__).resolve().parents[1]
 # Names that only a home network resolves: no public authority signs a certificate
@@ -145,17 +146,14 @@ class Site:
         }
 
 
-def standalone_build(env: dict[str, str]) -> str:
-    """The folder of make standalone's build the app hands out: its STANDALONE_BUILD
-    (COMPANION_STANDALONE_BUILD, read as JSON when it is, as the app reads it)."""
-    value = env.get("COMPANION_STANDALONE_BUILD")
-    if not value:
-        return str(ROOT / "build" / "standalone")
-    try:
-        read = json.loads(value)
-    except ValueError:
-        return value
-    return read if isinstance(read, str) else value
+def standalone_build() -> str:
+    """The folder of make standalone's build the app hands out: its STANDALONE_BUILD,
+    read from the environment as the app reads it (Flask's from_prefixed_env). Never
+    empty: Caddy would serve its own folder from an empty root."""
+    config = Config(ROOT)
+    config["STANDALONE_BUILD"] = STANDALONE_BUILD
+    config.from_prefixed_env("COMPANION")
+    return str(config["STANDALONE_BUILD"]) or STANDALONE_BUILD
 
 
 def main() -> int:
@@ -196,7 +194,7 @@ def main() -> int:
         app_env |= {"COMPANION_TLS_ROOT_CERT": str(root), "COMPANION_TRUST_URL": site.trust_url()}
     caddy_env = env | site.caddy_env(upstream)
     # The app in the phone's files, which Caddy sends itself: the folder the app's are in.
-    caddy_env["COMPANION_STANDALONE_BUILD"] = standalone_build(env)
+    caddy_env["COMPANION_STANDALONE_BUILD"] = standalone_build()
     caddy_env |= {"XDG_DATA_HOME": str(caddy_home / "data"), "XDG_CONFIG_HOME": str(caddy_home)}
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"]
     caddyfile = ["--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"]
