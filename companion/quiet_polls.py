@@ -24,7 +24,7 @@ QUIET_POLLS=false sends every poll through the framework (docs/PERFORMANCE.md co
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import parse_qs, unquote
 
@@ -161,7 +161,7 @@ class QuietPolls:
         self,
         environ: WSGIEnvironment,
         asked: dict[str, list[str]],
-        held: dict[str, Any],
+        held: Mapping[str, Any],
         phone: Phone,
         polled: Changed,
     ) -> tuple[Any, ...] | None:
@@ -221,12 +221,13 @@ class QuietPolls:
                 self.answers.put(key, Answer(status, undated, body))
         return [body]
 
-    def session(self, environ: WSGIEnvironment) -> dict[str, Any]:
-        """The session the phone's cookie holds, as the app signed it (BadData if not)."""
+    def session(self, environ: WSGIEnvironment) -> Mapping[str, Any]:
+        """The session the phone's cookie holds, as the app signed it (BadData if not):
+        read-only, decoded once per cookie."""
         value = parse_cookie(environ.get("HTTP_COOKIE", "")).get(self.cookie)
         if not value:
             return {}
-        return self.sessions.read(self.app, value)
+        return self.sessions.held(self.app, value)
 
 
 def init_quiet_polls(app: Flask) -> None:

@@ -8,14 +8,17 @@ unchanged poll costs (companion/quiet_polls.py). `KeptSessions` is Flask's
 `SecureCookieSessionInterface` with one serializer per set of keys, and each cookie it has
 verified remembered by its exact text with the time it was signed: the same text is the
 same verified session. Its age is still checked against the session's lifetime on every
-request, and its payload decoded anew each time (a request may change its session; the
-remembered cookie is text, never a shared object). A cookie it has not verified is checked
-as Flask checks it, and one that fails is never remembered.
+request, and its payload decoded anew each time the app opens it (a request may change its
+session; what the app gets is never a shared object). The quiet path, which only reads a
+session, gets the payload decoded once per cookie (`held`), read-only. A cookie it has not
+verified is checked as Flask checks it, and one that fails is never remembered.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from flask import Flask, Request
@@ -24,15 +27,19 @@ from itsdangerous import BadData, BadSignature, URLSafeTimedSerializer
 
 from companion.bounded import Bounded
 
-# A verified cookie is kept as its text (a phone's is 100-300 characters) and the time it
-# was signed: 4,096 of them about 2 MB a worker (17 MB were every cookie 4 kB).
+# A verified cookie is kept as its text (a phone's is 100-300 characters), the time it
+# was signed and its payload once the quiet path read it: 4,096 of them about 4 MB a
+# worker (34 MB were every cookie 4 kB).
 MOST_COOKIES = 4096
+# A payload not decoded yet (the app decodes its own each request).
+UNREAD: Mapping[str, Any] = MappingProxyType({})
 
 
 class KeptSessions(SecureCookieSessionInterface):
     def __init__(self, most: int = MOST_COOKIES) -> None:
-        # (keys, cookie) -> the time it was signed
-        self._verified: Bounded[tuple[tuple[Any, ...], str], float] = Bounded(most)
+        # (keys, cookie) -> the time it was signed, and its payload once `held` read it
+        self._verified: Bounded[tuple[tuple[Any, ...], str], tuple[float, Mapping[str, Any]]]
+        self._verified = Bounded(most)
         self._serializers: dict[tuple[Any, ...], URLSafeTimedSerializer] = {}
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
@@ -51,20 +58,54 @@ class KeptSessions(SecureCookieSessionInterface):
 
     def read(self, app: Flask, cookie: str) -> dict[str, Any]:
         """The session the cookie holds, if the app signed it within the session's
-        lifetime (BadData otherwise: BadSignature, SignatureExpired)."""
+        lifetime (BadData otherwise: BadSignature, SignatureExpired): the app's own copy."""
+        serializer, key, kept = self._verify(app, cookie)
+        if kept is None:
+            data = serializer.loads(cookie, max_age=self._max_age(app), return_timestamp=True)
+            self._verified.put(key, (data[1].timestamp(), UNREAD))
+            return self._as_session(data[0])
+        # Signed as payload.timestamp.signature (a compressed payload starts with a dot).
+        return self._as_session(serializer.load_payload(cookie.rsplit(".", 2)[0].encode()))
+
+    def held(self, app: Flask, cookie: str) -> Mapping[str, Any]:
+        """The same session, read-only and decoded once per cookie, for a reader that
+        changes nothing (an unchanged poll: companion/quiet_polls.py)."""
+        serializer, key, kept = self._verify(app, cookie)
+        if kept is not None and kept[1] is not UNREAD:
+            return kept[1]
+        if kept is None:
+            data, at = serializer.loads(cookie, max_age=self._max_age(app), return_timestamp=True)
+            signed = at.timestamp()
+        else:
+            signed = kept[0]
+            data = serializer.load_payload(cookie.rsplit(".", 2)[0].encode())
+        payload = MappingProxyType(self._as_session(data))
+        self._verified.put(key, (signed, payload))
+        return payload
+
+    def _verify(
+        self, app: Flask, cookie: str
+    ) -> tuple[
+        URLSafeTimedSerializer, tuple[tuple[Any, ...], str], tuple[float, Mapping[str, Any]] | None
+    ]:
+        """The serializer, the cookie's key, and what is kept of it if it was verified
+        and is still within the session's lifetime (None: verify it now)."""
         keys = self._keys(app)
         serializer = self._serializer(app, keys)
         if serializer is None:
             raise BadData("no secret key: the app has no sessions to read")
-        max_age = int(app.permanent_session_lifetime.total_seconds())
         key = (keys, cookie)
-        signed = self._verified.get(key)
-        if signed is not None and 0 <= time.time() - signed <= max_age:
-            # Signed as payload.timestamp.signature (a compressed payload starts with a dot).
-            data = serializer.load_payload(cookie.rsplit(".", 2)[0].encode())
-        else:
-            data, at = serializer.loads(cookie, max_age=max_age, return_timestamp=True)
-            self._verified.put(key, at.timestamp())
+        kept = self._verified.get(key)
+        if kept is not None and not 0 <= time.time() - kept[0] <= self._max_age(app):
+            kept = None
+        return serializer, key, kept
+
+    @staticmethod
+    def _max_age(app: Flask) -> int:
+        return int(app.permanent_session_lifetime.total_seconds())
+
+    @staticmethod
+    def _as_session(data: Any) -> dict[str, Any]:
         return data if isinstance(data, dict) else {}
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:

@@ -126,3 +126,58 @@ def test_a_cookie_of_a_retired_key_is_refused_once_the_key_is_gone(app: Flask) -
     assert client.get("/test/holds").get_json() == {"phone": {"id": "p1"}}
     app.config["SECRET_KEY_FALLBACKS"] = []
     assert client.get("/test/holds").get_json() == {}
+
+
+# ---------------------------------------------------------------- read-only, for the quiet path
+
+
+def cookie_of(app: Flask) -> str:
+    add_routes(app)
+    client = app.test_client()
+    client.get("/test/sign-in")
+    cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    assert cookie is not None
+    return cookie.value
+
+
+def test_a_held_session_says_what_the_apps_copy_says(app: Flask) -> None:
+    interface = app.session_interface
+    assert isinstance(interface, KeptSessions)
+    cookie = cookie_of(app)
+    assert (
+        dict(interface.held(app, cookie)) == interface.read(app, cookie) == {"phone": {"id": "p1"}}
+    )
+    # Read before the app read it, and after: the same.
+    assert dict(interface.held(app, cookie)) == {"phone": {"id": "p1"}}
+
+
+def test_a_held_session_cannot_be_changed_and_the_apps_copy_is_its_own(app: Flask) -> None:
+    interface = app.session_interface
+    assert isinstance(interface, KeptSessions)
+    cookie = cookie_of(app)
+    held = interface.held(app, cookie)
+    with pytest.raises(TypeError):
+        held["phone"] = {"id": "someone else"}  # type: ignore[index]
+    copy = interface.read(app, cookie)
+    copy["phone"]["id"] = "changed in the app's copy"
+    assert dict(interface.held(app, cookie)) == {"phone": {"id": "p1"}}
+
+
+def test_a_held_session_still_expires(app: Flask) -> None:
+    interface = app.session_interface
+    assert isinstance(interface, KeptSessions)
+    cookie = signed_earlier(app, {"phone": {"id": "old"}}, seconds=120)
+    assert dict(interface.held(app, cookie)) == {"phone": {"id": "old"}}
+    app.permanent_session_lifetime = timedelta(seconds=60)
+    with pytest.raises(SignatureExpired):
+        interface.held(app, cookie)
+
+
+def test_a_tampered_cookie_is_never_held(app: Flask) -> None:
+    interface = app.session_interface
+    assert isinstance(interface, KeptSessions)
+    payload, stamp, signature = cookie_of(app).rsplit(".", 2)
+    tampered = f"{payload}.{stamp}.{signature[:-2]}xx"
+    for _ in range(2):
+        with pytest.raises(BadSignature):
+            interface.held(app, tampered)
