@@ -1,8 +1,9 @@
 """The app in the phone (`make standalone`, issue 28) in the real Chromium: the built
 site served by a plain static file server on loopback, no app server behind it. A first
-visit downloads and keeps it; from then on, offline, it referees a whole hand, keeps
-every line across a reload and a browser restart, records nothing on Back, and shows
-the same screens as the server app given the same record."""
+visit downloads and keeps it, and Chromium finds it installable; from then on, offline,
+it referees a whole hand, keeps every line across a reload and a browser restart,
+records nothing on Back, and shows the same screens as the server app given the same
+record."""
 
 from __future__ import annotations
 
@@ -44,6 +45,13 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     started = page.evaluate("self.STARTED")
     assert started["download"] > 0 and started["runtime"] > 0 and started["app"] > 0
     shot(page, "standalone-home", "phone")
+    # Installable from where it was opened: its manifest read without an error, and
+    # nothing Chromium would refuse to install (the checks of its install prompt).
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == url + "manifest.webmanifest" and manifest["errors"] == []
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    cdp.detach()
 
     # Offline from now on: the whole hand refereed by the app in the phone.
     context.set_offline(True)
