@@ -21,6 +21,9 @@ With --slower N the browser runs on 1/N of this machine's CPU time (a cgroup's C
 all its cores' time divided by N; root and cgroups needed). Chromium's own CPU throttling
 (DevTools) slows a page's main thread but not its workers, where the app's Python runs:
 it refuses ("only supported for pages, not workers"), so it would measure nothing here.
+The quota is counted in periods of PERIOD_MS: with periods of 100 ms a play of 20 ms ran
+at full speed when it began with quota left and waited for the next period when not, so
+a run's median landed near 20 or near 80 ms by chance (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -89,21 +92,26 @@ def serving(command: list[str], url: str) -> Iterator[str]:
         server.wait(timeout=10)
 
 
+# The quota's period: short enough that a play (20-100 ms) spans several.
+PERIOD_MS = 10
+
+
 def slow_down(factor: int) -> str:
     """This process (and the browser it starts) on 1/factor of the machine's CPU time."""
     cores = os.cpu_count() or 1
+    period = PERIOD_MS * 1000  # microseconds
     v1 = Path("/sys/fs/cgroup/cpu")
     if (v1 / "cpu.cfs_quota_us").exists():
         group = v1 / "bench-standalone"
         group.mkdir(exist_ok=True)
-        (group / "cpu.cfs_period_us").write_text("100000")
-        (group / "cpu.cfs_quota_us").write_text(str(100000 * cores // factor))
+        (group / "cpu.cfs_period_us").write_text(str(period))
+        (group / "cpu.cfs_quota_us").write_text(str(period * cores // factor))
     else:
         group = Path("/sys/fs/cgroup/bench-standalone")
         group.mkdir(exist_ok=True)
-        (group / "cpu.max").write_text(f"{100000 * cores // factor} 100000")
+        (group / "cpu.max").write_text(f"{period * cores // factor} {period}")
     (group / "cgroup.procs").write_text(str(os.getpid()))
-    return f"{cores} cores' time / {factor} (cgroup {group})"
+    return f"{cores} cores' time / {factor}, in periods of {PERIOD_MS} ms (cgroup {group})"
 
 
 def app_frame(page: Page) -> Frame:
