@@ -57,10 +57,11 @@ def init_templates(app: Flask) -> None:
         seat_items,
         stepper,
     )
-    from companion.views.keyboard import card_keyboard
+    from companion.views.keyboard import card_keyboard, init_keyboard
     from engine import DECK_SIZE, KEY_ACTIONS, Color, N_plural, visible_name
 
     init_faces(app)
+    init_keyboard(app)
     app.jinja_env.globals.update(
         face=face,
         colors=list(Color),

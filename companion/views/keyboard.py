@@ -8,15 +8,20 @@ a stepper and five quick counts. Drawn by Jinja, each key cost a macro call and 
 lookups; it was a third of the fragment after a play (docs/PERFORMANCE.md). The HTML is
 what the template wrote (but for the whitespace between tags). It is rendered once per
 table version, role, things open and language (companion/rendered.py): nothing here is
-a phone's own.
+a phone's own. A key is the same from one version to the next, and from table to table,
+unless it opens a question (its URL names the table's version): each other key (a wild
+naming its colours among them) is drawn once per language and icons' address, and kept
+(app.extensions["card_keys"]).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from flask import Flask, current_app
 from markupsafe import Markup, escape
 
+from companion.bounded import Bounded
 from companion.catalogs import request_catalog
 from companion.table_view import Key, TableView
 from companion.views.faces import (
@@ -24,11 +29,12 @@ from companion.views.faces import (
     NOT_ALLOWED,
     card_tab,
     face_of,
+    icons_href,
     quick_counts,
     said,
     stepper,
 )
-from engine import KEY_ACTIONS, N_, Color, N_plural
+from engine import KEY_ACTIONS, N_, Color, N_plural, current_language
 
 DREW = N_("Drew")
 DREW_N = N_plural("Drew %(num)d", "Drew %(num)d")
@@ -41,6 +47,13 @@ QUICK_DRAWN = 5
 # A wild's key naming a colour: its class (static/app.css).
 NAMED_CLASS = {c: f"n-{c.value.lower()}" for c in Color}
 FIELD = escape(KEY_ACTIONS.field)  # the form's field every key posts
+# The keys kept: each card (68) legal or not, a wild's on the Playable tab or elsewhere,
+# asking after a draw or not, in five languages, at one address of the icons or a few.
+MOST_KEYS = 4000
+
+
+def init_keyboard(app: Flask) -> None:
+    app.extensions["card_keys"] = Bounded(MOST_KEYS)
 
 
 def card_keyboard(view: TableView, at: Callable[..., str]) -> Markup:
@@ -67,12 +80,18 @@ def card_keyboard(view: TableView, at: Callable[..., str]) -> Markup:
         for key, title, letter in view.tabs
     )
     pieces.append(f'<nav class="tabs" aria-label="{say(CARDS)}">\n{tabs}\n</nav>')
-    keys = [
-        card_key(key, at(tab=view.tab, card=key.code))
-        if key.follow_up or key.asks_after_draw
-        else card_key(key, None)
-        for key in view.keys(view.tab)
-    ]
+    kept: Bounded[tuple[Key, str, str], str] = current_app.extensions["card_keys"]
+    drawn_for = (current_language(), icons_href())
+    keys = []
+    for key in view.keys(view.tab):
+        if (key.follow_up or key.asks_after_draw) and not key.names:  # its URL: this version's
+            keys.append(card_key(key, at(tab=view.tab, card=key.code)))
+            continue
+        found = kept.get((key, *drawn_for))
+        if found is None:
+            found = card_key(key, None)
+            kept.put((key, *drawn_for), found)
+        keys.append(found)
     if not keys:
         why: str
         if view.state.facing == "stack":

@@ -21,6 +21,7 @@ from companion.views.faces import (
 )
 from companion.views.keyboard import card_key
 from engine import Card, Color, N_plural
+from tests.app.helpers import Tabletop
 
 # At its versioned address (companion/static_files.py).
 ICONS = "/static/icons.svg?v=" + digests(STATIC)["icons.svg"]
@@ -123,3 +124,28 @@ def test_quick_counts_name_each_number_as_the_language_counts_it(app: Flask) -> 
     with app.test_request_context("/", headers={"Accept-Language": "fr"}):
         app.preprocess_request()
         assert 'aria-label="A pioché 2"' in quick_counts("drawn", [2], drew)
+
+
+def test_a_kept_key_never_carries_another_versions_question(
+    app: Flask, tabletop: Tabletop, started: str
+) -> None:
+    """Keys are kept from one table version to the next (companion/views/keyboard.py),
+    but a key that opens its question links to the table as it is now; a key that plays
+    at once is the same on every version; and each language has its own."""
+    red_seven = {"aria-label": "Red 7"}
+    first = tabletop.table(started)
+    version = first.doc.one(id_="table")["data-version"]
+    asks = first.doc.one(cls="keys").one("a", cls="key", **red_seven)["href"]
+    plays = first.doc.one(cls="keys").one("button", cls="key", **{"aria-label": "Red 3"})
+    assert f"v={version}&" in asks
+    tabletop.play_lines(started, "Ann: R3")
+    then = tabletop.table(started)
+    moved_on = then.doc.one(id_="table")["data-version"]
+    assert moved_on != version
+    asks_now = then.doc.one(cls="keys").one("a", cls="key", **red_seven)["href"]
+    assert f"v={moved_on}&" in asks_now and f"v={version}&" not in asks_now
+    assert str(then.doc.one(cls="keys").one("button", cls="key", **{"aria-label": "Red 3"})) == (
+        str(plays)
+    )
+    german = tabletop.get(f"/m/{started}", headers={"Accept-Language": "de"})
+    assert german.doc.one(cls="keys").one("button", cls="key", **{"aria-label": "Rot 3"})
