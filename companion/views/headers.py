@@ -42,7 +42,8 @@ def vary_on(response: Response, name: str) -> None:
     vary = response.headers.get("Vary")
     if not vary:
         response.headers["Vary"] = name
-    elif name.lower() not in vary.lower():
+    elif name.lower() not in {said.strip().lower() for said in vary.split(",")}:
+        # Each name whole: "Accept" is not in "Accept-Language".
         response.headers["Vary"] = f"{vary}, {name}"
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from flask import Response
+
+from companion.views.headers import vary_on
 from tests.app.helpers import Page, Tabletop
 
 HX = {"HX-Request": "true"}
@@ -89,3 +92,15 @@ def test_boosted_forms_show_refusals(tabletop: Tabletop, started: str) -> None:
     assert configured_in_js or (swaps(rules, "422") and swaps(rules, "409")), (
         "htmx does not swap 422/409 responses: refusals are never shown on a boosted table"
     )
+
+
+def test_vary_names_a_header_once_and_never_mistakes_one_name_for_part_of_another() -> None:
+    """Regression: a name inside another (Accept in Accept-Language) was taken as said."""
+    response = Response("x", headers={"Vary": "Accept-Language"})
+    vary_on(response, "Accept")
+    vary_on(response, "accept-language")
+    vary_on(response, "Accept")
+    assert response.headers["Vary"] == "Accept-Language, Accept"
+    fresh = Response("x")
+    vary_on(fresh, "HX-Request")
+    assert fresh.headers["Vary"] == "HX-Request"
