@@ -175,7 +175,10 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the server's temp folder")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.threads is not None and args.threads < 1:
+        parser.error(f"--threads {args.threads}: a worker runs at least one thread")
+    return args
 
 
 def main() -> int:
