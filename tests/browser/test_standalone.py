@@ -1,9 +1,9 @@
 """The app in the phone (`make standalone`, issue 28) in the real Chromium: the built
 site served by a plain static file server on loopback, no app server behind it. A first
-visit downloads and keeps it, and Chromium finds it installable; from then on, offline,
-it referees a whole hand, keeps every line across a reload and a browser restart,
-records nothing on Back, and shows the same screens as the server app given the same
-record."""
+visit downloads and keeps it (or says it could not keep it, until it can), and Chromium
+finds it installable; from then on, offline, it referees a whole hand, keeps every line
+across a reload and a browser restart, records nothing on Back, and shows the same
+screens as the server app given the same record."""
 
 from __future__ import annotations
 
@@ -40,10 +40,20 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     page = context.pages[0]
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(url)
+    # The first start's write refused (the phone's storage full): the app runs, and
+    # says its database is not kept until a tap on Keep it keeps it. The worker is told
+    # to refuse as it starts, seconds before its first write (after Python's start).
+    with page.expect_worker() as starting:
+        page.goto(url)
+    starting.value.evaluate(REFUSE)
     frame = opened(page)
     started = page.evaluate("self.STARTED")
     assert started["download"] > 0 and started["runtime"] > 0 and started["app"] > 0
+    notice = page.locator("#unkept")
+    expect(notice).to_contain_text("This phone did not keep the last change")
+    starting.value.evaluate(GIVE_BACK)
+    notice.get_by_role("button", name="Keep it").click()
+    expect(notice).to_be_hidden()
     shot(page, "standalone-home", "phone")
     # Installable from where it was opened: its manifest read without an error, and
     # nothing Chromium would refuse to install (the checks of its install prompt).
@@ -163,6 +173,7 @@ REFUSE = """() => {
     throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
   };
 }"""
+GIVE_BACK = "() => { IDBObjectStore.prototype.put = self.put; }"
 
 
 def kept_when_the_storage_refuses(page: Page, url: str) -> None:
@@ -178,7 +189,7 @@ def kept_when_the_storage_refuses(page: Page, url: str) -> None:
     notice = page.locator("#unkept")
     expect(notice).to_contain_text("This phone did not keep the last change")
     shot(page, "standalone-unkept", "phone")
-    worker.evaluate("() => { IDBObjectStore.prototype.put = self.put; }")
+    worker.evaluate(GIVE_BACK)
     notice.get_by_role("button", name="Keep it").click()
     expect(notice).to_be_hidden()
     page.reload()
