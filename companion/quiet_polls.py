@@ -223,7 +223,7 @@ class QuietPolls:
 
     def session(self, environ: WSGIEnvironment) -> Mapping[str, Any]:
         """The session the phone's cookie holds, as the app signed it (BadData if not):
-        read-only, decoded once per cookie."""
+        decoded once per cookie, shared by its polls, never changed here."""
         value = parse_cookie(environ.get("HTTP_COOKIE", "")).get(self.cookie)
         if not value:
             return {}

@@ -10,8 +10,9 @@ verified remembered by its exact text with the time it was signed: the same text
 same verified session. Its age is still checked against the session's lifetime on every
 request, and its payload decoded anew each time the app opens it (a request may change its
 session; what the app gets is never a shared object). The quiet path, which only reads a
-session, gets the payload decoded once per cookie (`held`), read-only. A cookie it has not
-verified is checked as Flask checks it, and one that fails is never remembered.
+session, gets the payload decoded once per cookie (`held`): shared by its polls, and
+never changed. A cookie it has not verified is checked as Flask checks it, and one that
+fails is never remembered.
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ from itsdangerous import BadData, BadSignature, URLSafeTimedSerializer
 
 from companion.bounded import Bounded
 
-# A verified cookie is kept as its text (a phone's is 100-300 characters), the time it
-# was signed and its payload once the quiet path read it: 4,096 of them about 4 MB a
-# worker (34 MB were every cookie 4 kB).
+# A verified cookie is kept as its text (a phone's is 100-300 characters) and the time it
+# was signed: 4,096 of them about 2 MB a worker (17 MB were every cookie 4 kB).
 MOST_COOKIES = 4096
+# Its payload too, once the quiet path read it, if the cookie is no longer than this: a
+# phone's decodes to 1-3 kB of objects; one of 4 kB (about 50 matches) to some 15 kB,
+# decoded on each poll instead (4,096 such would be 60 MB a worker).
+LONGEST_HELD = 1024
 # A payload not decoded yet (the app decodes its own each request).
 UNREAD: Mapping[str, Any] = MappingProxyType({})
 
@@ -68,8 +72,10 @@ class KeptSessions(SecureCookieSessionInterface):
         return self._as_session(serializer.load_payload(cookie.rsplit(".", 2)[0].encode()))
 
     def held(self, app: Flask, cookie: str) -> Mapping[str, Any]:
-        """The same session, read-only and decoded once per cookie, for a reader that
-        changes nothing (an unchanged poll: companion/quiet_polls.py)."""
+        """The same session, decoded once per cookie, for a reader that changes nothing
+        (an unchanged poll: companion/quiet_polls.py). Every later poll with the cookie
+        shares it: its top level is read-only, and nothing may change what it holds
+        (access.phone_from copies what it takes)."""
         serializer, key, kept = self._verify(app, cookie)
         if kept is not None and kept[1] is not UNREAD:
             return kept[1]
@@ -80,7 +86,7 @@ class KeptSessions(SecureCookieSessionInterface):
             signed = kept[0]
             data = serializer.load_payload(cookie.rsplit(".", 2)[0].encode())
         payload = MappingProxyType(self._as_session(data))
-        self._verified.put(key, (signed, payload))
+        self._verified.put(key, (signed, payload if len(cookie) <= LONGEST_HELD else UNREAD))
         return payload
 
     def _verify(

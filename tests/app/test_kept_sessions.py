@@ -6,12 +6,23 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
+from secrets import token_urlsafe
 
 import pytest
 from flask import Flask, session
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 
-from companion.sessions import KeptSessions
+from companion.sessions import LONGEST_HELD, KeptSessions
+
+
+def tampered(cookie: str) -> str:
+    """The cookie with one character of its signature changed, in the middle: the last
+    character's low bits are not part of the signature's bytes, so a change there may
+    change nothing."""
+    payload, stamp, signature = cookie.rsplit(".", 2)
+    middle = len(signature) // 2
+    other = "A" if signature[middle] != "A" else "B"
+    return f"{payload}.{stamp}.{signature[:middle]}{other}{signature[middle + 1 :]}"
 
 
 def add_routes(app: Flask) -> None:
@@ -105,14 +116,13 @@ def test_a_tampered_cookie_is_refused_every_time(app: Flask) -> None:
     name = app.config["SESSION_COOKIE_NAME"]
     good = client.get_cookie(name)
     assert good is not None
-    payload, stamp, signature = good.value.rsplit(".", 2)
-    tampered = f"{payload}.{stamp}.{signature[:-2]}xx"
+    bad = tampered(good.value)
     stranger = app.test_client()
-    stranger.set_cookie(name, tampered)
+    stranger.set_cookie(name, bad)
     for _ in range(2):
         assert stranger.get("/test/holds").get_json() == {}
         with pytest.raises(BadSignature):
-            app.session_interface.read(app, tampered)  # type: ignore[attr-defined]
+            app.session_interface.read(app, bad)  # type: ignore[attr-defined]
 
 
 def test_a_cookie_of_a_retired_key_is_refused_once_the_key_is_gone(app: Flask) -> None:
@@ -143,12 +153,14 @@ def cookie_of(app: Flask) -> str:
 def test_a_held_session_says_what_the_apps_copy_says(app: Flask) -> None:
     interface = app.session_interface
     assert isinstance(interface, KeptSessions)
+    # As a phone's polls find it: the app read the cookie first (its page), then held.
     cookie = cookie_of(app)
-    assert (
-        dict(interface.held(app, cookie)) == interface.read(app, cookie) == {"phone": {"id": "p1"}}
-    )
-    # Read before the app read it, and after: the same.
+    assert interface.read(app, cookie) == {"phone": {"id": "p1"}}
     assert dict(interface.held(app, cookie)) == {"phone": {"id": "p1"}}
+    assert dict(interface.held(app, cookie)) == interface.read(app, cookie)
+    # Held before the app read it: the same.
+    other = signed_earlier(app, {"phone": {"id": "p2"}}, seconds=5)
+    assert dict(interface.held(app, other)) == interface.read(app, other) == {"phone": {"id": "p2"}}
 
 
 def test_a_held_session_cannot_be_changed_and_the_apps_copy_is_its_own(app: Flask) -> None:
@@ -159,25 +171,40 @@ def test_a_held_session_cannot_be_changed_and_the_apps_copy_is_its_own(app: Flas
     with pytest.raises(TypeError):
         held["phone"] = {"id": "someone else"}  # type: ignore[index]
     copy = interface.read(app, cookie)
-    copy["phone"]["id"] = "changed in the app's copy"
+    copy["phone"]["id"] = "changed in the app's copy"  # nested: the app's copy is its own
     assert dict(interface.held(app, cookie)) == {"phone": {"id": "p1"}}
+    assert held["phone"] == {"id": "p1"}
 
 
-def test_a_held_session_still_expires(app: Flask) -> None:
+@pytest.mark.parametrize("app_read_it_first", [False, True])
+def test_a_held_session_still_expires(app: Flask, app_read_it_first: bool) -> None:
     interface = app.session_interface
     assert isinstance(interface, KeptSessions)
     cookie = signed_earlier(app, {"phone": {"id": "old"}}, seconds=120)
+    if app_read_it_first:
+        interface.read(app, cookie)
     assert dict(interface.held(app, cookie)) == {"phone": {"id": "old"}}
     app.permanent_session_lifetime = timedelta(seconds=60)
     with pytest.raises(SignatureExpired):
         interface.held(app, cookie)
 
 
+def test_a_long_cookies_session_is_held_as_any_other(app: Flask) -> None:
+    """A cookie past LONGEST_HELD is decoded on each poll, not kept decoded: the same."""
+    interface = app.session_interface
+    assert isinstance(interface, KeptSessions)
+    # Tokens as a phone's roles hold them: random, so the cookie's zlib can't shrink them.
+    many = {"matches": [[token_urlsafe(12), "viewer", token_urlsafe(16)] for _ in range(40)]}
+    cookie = signed_earlier(app, many, seconds=1)
+    assert len(cookie) > LONGEST_HELD
+    for _ in range(2):
+        assert dict(interface.held(app, cookie)) == many
+
+
 def test_a_tampered_cookie_is_never_held(app: Flask) -> None:
     interface = app.session_interface
     assert isinstance(interface, KeptSessions)
-    payload, stamp, signature = cookie_of(app).rsplit(".", 2)
-    tampered = f"{payload}.{stamp}.{signature[:-2]}xx"
+    bad = tampered(cookie_of(app))
     for _ in range(2):
         with pytest.raises(BadSignature):
-            interface.held(app, tampered)
+            interface.held(app, bad)
