@@ -9,9 +9,9 @@ lookups; it was a third of the fragment after a play (docs/PERFORMANCE.md). The 
 what the template wrote (but for the whitespace between tags). It is rendered once per
 table version, role, things open and language (companion/rendered.py): nothing here is
 a phone's own. A key is the same from one version to the next, and from table to table,
-unless it opens a question (its URL names the table's version): each other key (a wild
-naming its colours among them) is drawn once per language and icons' address, and kept
-(app.extensions["card_keys"]).
+unless it holds the URL of its question (which names the table's version: `links_here`):
+each other key (a wild naming its colours among them) is drawn once per language and
+icons' address, and kept (app.extensions["card_keys"]).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ QUICK_DRAWN = 5
 NAMED_CLASS = {c: f"n-{c.value.lower()}" for c in Color}
 FIELD = escape(KEY_ACTIONS.field)  # the form's field every key posts
 # The keys kept: each card (68) legal or not, a wild's on the Playable tab or elsewhere,
-# asking after a draw or not, in five languages, at one address of the icons or a few.
+# in five languages, at one address of the icons or a few.
 MOST_KEYS = 4000
 
 
@@ -84,7 +84,7 @@ def card_keyboard(view: TableView, at: Callable[..., str]) -> Markup:
     drawn_for = (current_language(), icons_href())
     keys = []
     for key in view.keys(view.tab):
-        if (key.follow_up or key.asks_after_draw) and not key.names:  # its URL: this version's
+        if links_here(key):
             keys.append(card_key(key, at(tab=view.tab, card=key.code)))
             continue
         found = kept.get((key, *drawn_for))
@@ -103,10 +103,17 @@ def card_keyboard(view: TableView, at: Callable[..., str]) -> Markup:
     return Markup("\n".join(pieces))
 
 
+def links_here(key: Key) -> bool:
+    """Does the key hold the URL of its question (`card_key`'s `asks`): a link to it, or
+    a button that opens it once a draw is entered? Never a wild naming its colours."""
+    return not key.names and ((key.legal and key.follow_up is not None) or key.asks_after_draw)
+
+
 def card_key(key: Key, asks: str | None) -> str:
     """A key: a button that plays the card, a link that opens its question (`asks`, the
     URL of this table's screen with the card's question open), or, for a wild on the
-    Playable tab, one button for each colour it may name."""
+    Playable tab, one button for each colour it may name. `asks` is used only where
+    `links_here` says so."""
     card = key.card
     face, name = face_of(card), escape(card.name)
     if key.names:

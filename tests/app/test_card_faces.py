@@ -149,3 +149,20 @@ def test_a_kept_key_never_carries_another_versions_question(
     )
     german = tabletop.get(f"/m/{started}", headers={"Accept-Language": "de"})
     assert german.doc.one(cls="keys").one("button", cls="key", **{"aria-label": "Rot 3"})
+
+
+def test_a_kept_key_never_carries_another_versions_question_after_a_draw(
+    tabletop: Tabletop, started: str
+) -> None:
+    """A 7 held as the last card plays at once, but asks its swap once a draw is entered
+    first: its button carries the question's URL (data-ask), this version's."""
+    tabletop.play_lines(started, "Ann: has 1")
+    page = tabletop.table(started)
+    version = page.doc.one(id_="table")["data-version"]
+    seven = page.doc.one(cls="keys").one("button", cls="key", **{"aria-label": "Red 7"})
+    assert f"v={version}&" in seven["data-ask"]
+    tabletop.play_lines(started, "Ann: has 2", "Ann: has 1")
+    page = tabletop.table(started)
+    moved_on = page.doc.one(id_="table")["data-version"]
+    seven = page.doc.one(cls="keys").one("button", cls="key", **{"aria-label": "Red 7"})
+    assert moved_on != version and f"v={moved_on}&" in seven["data-ask"]
