@@ -100,16 +100,17 @@ def slow_down(factor: int) -> str:
     """This process (and the browser it starts) on 1/factor of the machine's CPU time."""
     cores = os.cpu_count() or 1
     period = PERIOD_MS * 1000  # microseconds
+    quota = max(1000, period * cores // factor)  # the kernel's least: 1 ms a period
     v1 = Path("/sys/fs/cgroup/cpu")
     if (v1 / "cpu.cfs_quota_us").exists():
         group = v1 / "bench-standalone"
         group.mkdir(exist_ok=True)
         (group / "cpu.cfs_period_us").write_text(str(period))
-        (group / "cpu.cfs_quota_us").write_text(str(period * cores // factor))
+        (group / "cpu.cfs_quota_us").write_text(str(quota))
     else:
         group = Path("/sys/fs/cgroup/bench-standalone")
         group.mkdir(exist_ok=True)
-        (group / "cpu.max").write_text(f"{period * cores // factor} {period}")
+        (group / "cpu.max").write_text(f"{quota} {period}")
     (group / "cgroup.procs").write_text(str(os.getpid()))
     return f"{cores} cores' time / {factor}, in periods of {PERIOD_MS} ms (cgroup {group})"
 
