@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bench.load.__main__ import table_counts
-from bench.load.report import cpu_a_line_ms, tables_per_core
+from bench.load.report import cpu_a_line_ms, server_shape, tables_per_core
 from bench.load.servers import threads_for
 from companion.settings import PROXIED_THREADS
 
@@ -65,3 +65,12 @@ def test_the_load_runs_the_shape_given_for_many_tables_unless_told() -> None:
     assert threads_for(None, "nginx") == 1
     assert threads_for(None, "caddy") == PROXIED_THREADS == 2  # make serve-https
     assert threads_for(32, "none") == 32
+
+
+def test_the_report_names_the_server_the_load_ran_against() -> None:
+    gunicorn = {"workers": 2, "threads": 1, "class": "gthread"}
+    assert server_shape({"server": gunicorn}) == "gunicorn 2 workers x 1 threads (gthread)"
+    granian = {"name": "granian", "workers": 2, "threads": 1, "class": "blocking threads"}
+    assert server_shape({"server": granian | {"proxy": "nginx"}}) == (
+        "granian 2 workers x 1 threads (blocking threads) behind nginx (no TLS)"
+    )

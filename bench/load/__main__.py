@@ -6,7 +6,9 @@ Run: .venv/bin/python -m bench.load [--tables 200] [--duration 30] [--db sqlite|
 For each database it starts `gunicorn -c gunicorn.conf.py bench.bare_wsgi:app` on loopback
 (the app plus a bare GET /bench/bare for the floor; see bench/bare_wsgi.py), in the shape
 docs/OPERATIONS.md gives many tables (few threads a worker: --threads), with `--proxy
-caddy` or `--proxy nginx` behind deploy/'s proxy as in production (plain http), then:
+caddy` or `--proxy nginx` behind deploy/'s proxy as in production (plain http), or with
+`--server granian` the same app and shape under granian (what another server would
+change), then:
 
 1. load: N tables at once, each one editor recording a random legal game (from the
    engine's true-card simulator) with a pause between plays, posting what the table
@@ -114,6 +116,14 @@ def arguments() -> argparse.Namespace:
         type=int,
         default=max(2, os.cpu_count() or 1),
         help="WEB_CONCURRENCY (gunicorn.conf.py's default: one per core, at least 2)",
+    )
+    parser.add_argument(
+        "--server",
+        choices=["gunicorn", "granian"],
+        default="gunicorn",
+        help="the HTTP server: gunicorn.conf.py's gunicorn, as deployed (default), or "
+        "granian (a server written in Rust, a development dependency) with the same "
+        "workers and threads, to measure what another server would change",
     )
     parser.add_argument(
         "--threads",

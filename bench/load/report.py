@@ -53,7 +53,7 @@ def app_version(root: Path = ROOT) -> str:
 
 
 def cpu_a_line_ms(r: dict[str, Any]) -> float:
-    """The server's CPU (gunicorn, its proxy and PostgreSQL) for each line recorded during
+    """The server's CPU (gunicorn or granian, its proxy, PostgreSQL) for each line recorded during
     the load, in milliseconds: what a live table costs, its polls included (and the floor
     probe's 20 requests a second: a few percent of it under load, most of it when idle)."""
     pct = r["server_cpu_pct"] + (r.get("proxy_cpu_pct") or 0) + (r.get("db_cpu_pct") or 0)
@@ -76,12 +76,20 @@ def tables_per_core(results: list[dict[str, Any]]) -> dict[str, tuple[int, int] 
     }
 
 
+def server_name(r: dict[str, Any]) -> str:
+    """The HTTP server the load ran against (gunicorn unless --server said another)."""
+    return str((r.get("server") or {}).get("name", "gunicorn"))
+
+
 def server_shape(r: dict[str, Any]) -> str:
     """The workers and threads the server said it runs (its startup line)."""
     shape = r.get("server") or {}
     if not shape:
         return "gunicorn (its shape not found in its log)"
-    served = f"gunicorn {shape['workers']} workers x {shape['threads']} threads ({shape['class']})"
+    served = (
+        f"{server_name(r)} {shape['workers']} workers x {shape['threads']} threads "
+        f"({shape['class']})"
+    )
     return served + (f" behind {shape['proxy']} (no TLS)" if shape.get("proxy") else "")
 
 
@@ -163,7 +171,7 @@ def report(r: dict[str, Any]) -> None:
         )
     )
     print(
-        f"cpu: server (gunicorn) {r['server_cpu_pct']:.0f}%, "
+        f"cpu: server ({server_name(r)}) {r['server_cpu_pct']:.0f}%, "
         + (f"proxy {r['proxy_cpu_pct']:.0f}%, " if r.get("proxy_cpu_pct") is not None else "")
         + (f"PostgreSQL {r['db_cpu_pct']:.0f}%, " if r.get("db_cpu_pct") is not None else "")
         + f"load client {r['client_cpu_pct']:.0f}%, everything else "
@@ -173,7 +181,7 @@ def report(r: dict[str, Any]) -> None:
         f"{r['drain_s']:g} s after the load"
     )
     print(
-        f"server CPU a line recorded: {cpu_a_line_ms(r):.1f} ms (gunicorn"
+        f"server CPU a line recorded: {cpu_a_line_ms(r):.1f} ms ({server_name(r)}"
         + (", its proxy" if r.get("proxy_cpu_pct") is not None else "")
         + (", PostgreSQL" if r.get("db_cpu_pct") is not None else "")
         + f"; {r['requests'] / max(1, r['lines_recorded']):.1f} requests a line)"

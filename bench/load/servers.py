@@ -188,6 +188,8 @@ class Server:
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", self.args.app]
+        if self.args.server == "granian":
+            command = self.granian(env, upstream)
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 command,
@@ -211,6 +213,34 @@ class Server:
                     f"no /healthz answer in time:\n{self.log_tail()}\n{self.proxy_log()}"
                 )
             time.sleep(0.2)
+
+    def granian(self, env: dict[str, str], port: int) -> list[str]:
+        """granian's command for the same app and shape (--server granian): its workers
+        as gunicorn.conf.py counts them, a worker's threads as GUNICORN_THREADS. It has
+        no preload: the app is made once here first, so the workers find its database
+        migrated and do not race to migrate it."""
+        granian = Path(sys.executable).parent / "granian"
+        if not granian.exists():
+            raise RuntimeError("--server granian needs granian (a development dependency): make")
+        module = self.args.app.partition(":")[0]
+        subprocess.run(
+            [sys.executable, "-c", f"import {module}"],
+            cwd=self.args.root,
+            env=env,
+            check=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+        )
+        return [
+            *(str(granian), "--interface", "wsgi"),
+            *("--host", "127.0.0.1", "--port", str(port)),
+            *("--workers", str(self.workers()), "--blocking-threads", env["GUNICORN_THREADS"]),
+            *("--runtime-threads", "1", "--no-ws", "--log-level", "warning", self.args.app),
+        ]
+
+    def workers(self) -> int:
+        """The workers asked for, else gunicorn.conf.py's default: one a core, at least 2."""
+        return int(self.args.workers or max(2, os.cpu_count() or 1))
 
     def start_proxy(self, command: str, upstream: int) -> None:
         """deploy/'s proxy at this server's port, without TLS, its files in this run's
@@ -257,6 +287,10 @@ class Server:
     def shape(self) -> dict[str, Any]:
         """The workers and threads the server runs, from its own startup line
         (gunicorn.conf.py's when_ready): what gunicorn settled, not what was asked."""
+        if self.args.server == "granian":
+            threads = threads_for(self.args.threads, self.args.proxy)
+            shape = {"name": "granian", "workers": self.workers(), "threads": threads}
+            return shape | {"class": "blocking threads"}
         found = SERVING.search(self.log_path.read_text(errors="replace"))
         if found is None:
             return {}
