@@ -1,6 +1,6 @@
 """The load benchmark in front of deploy/'s proxy (`python -m bench.load --proxy caddy`):
 its clients reach gunicorn through Caddy, and the proxy's CPU is counted apart from the
-server's."""
+server's; and under another server (`--server granian`), the same app answers."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ from bench.load.servers import ROOT, Server
 
 def test_the_load_reaches_gunicorn_through_caddy() -> None:
     args = argparse.Namespace(
-        proxy="caddy", workers=2, threads=3, app="bench.bare_wsgi:app", root=ROOT, start_timeout=60
+        server="gunicorn",
+        proxy="caddy",
+        workers=2,
+        threads=3,
+        app="bench.bare_wsgi:app",
+        root=ROOT,
+        start_timeout=60,
     )
     server = Server("proxied", args, None)
     try:
@@ -30,3 +36,34 @@ def test_the_load_reaches_gunicorn_through_caddy() -> None:
         server.stop()
         server.cleanup(keep=False)
     assert server.proxy is not None and server.proxy.poll() is not None  # stopped with it
+
+
+def test_the_load_reaches_the_same_app_under_granian() -> None:
+    args = argparse.Namespace(
+        server="granian",
+        proxy="none",
+        workers=2,
+        threads=None,
+        app="bench.bare_wsgi:app",
+        root=ROOT,
+        start_timeout=60,
+    )
+    server = Server("granian", args, None)
+    try:
+        server.start()
+        assert server.shape() == {
+            "name": "granian",
+            "workers": 2,
+            "threads": 1,
+            "class": "blocking threads",
+        }
+        for path, body in (("/bench/bare", b"ok"), ("/healthz", None)):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+            connection.request("GET", path)
+            answer = connection.getresponse()
+            assert answer.status == 200 and (body is None or answer.read() == body), path
+            connection.close()
+        assert server.cpu_seconds() > 0
+    finally:
+        server.stop()
+        server.cleanup(keep=False)
