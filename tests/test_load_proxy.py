@@ -10,17 +10,15 @@ import http.client
 from bench.load.servers import ROOT, Server
 
 
+def server_args(**given: object) -> argparse.Namespace:
+    """The server's arguments as `python -m bench.load` gives them, two workers."""
+    shape = {"server": "gunicorn", "proxy": "none", "workers": 2, "threads": None}
+    args = {"app": "bench.bare_wsgi:app", "root": ROOT, "start_timeout": 60}
+    return argparse.Namespace(**shape | args | given)
+
+
 def test_the_load_reaches_gunicorn_through_caddy() -> None:
-    args = argparse.Namespace(
-        server="gunicorn",
-        proxy="caddy",
-        workers=2,
-        threads=3,
-        app="bench.bare_wsgi:app",
-        root=ROOT,
-        start_timeout=60,
-    )
-    server = Server("proxied", args, None)
+    server = Server("proxied", server_args(proxy="caddy", threads=3), None)
     try:
         server.start()
         assert server.shape() == {"workers": 2, "threads": 3, "class": "gthread", "proxy": "caddy"}
@@ -39,16 +37,7 @@ def test_the_load_reaches_gunicorn_through_caddy() -> None:
 
 
 def test_the_load_reaches_the_same_app_under_granian() -> None:
-    args = argparse.Namespace(
-        server="granian",
-        proxy="none",
-        workers=2,
-        threads=None,
-        app="bench.bare_wsgi:app",
-        root=ROOT,
-        start_timeout=60,
-    )
-    server = Server("granian", args, None)
+    server = Server("granian", server_args(server="granian"), None)
     try:
         server.start()
         assert server.shape() == {
