@@ -63,31 +63,32 @@ class KeptSessions(SecureCookieSessionInterface):
     def read(self, app: Flask, cookie: str) -> dict[str, Any]:
         """The session the cookie holds, if the app signed it within the session's
         lifetime (BadData otherwise: BadSignature, SignatureExpired): the app's own copy."""
-        serializer, key, kept = self._verify(app, cookie)
-        if kept is None:
-            data = serializer.loads(cookie, max_age=self._max_age(app), return_timestamp=True)
-            self._verified.put(key, (data[1].timestamp(), UNREAD))
-            return self._as_session(data[0])
-        # Signed as payload.timestamp.signature (a compressed payload starts with a dot).
-        return self._as_session(serializer.load_payload(cookie.rsplit(".", 2)[0].encode()))
+        return self._as_session(self._decode(app, cookie)[2])
 
     def held(self, app: Flask, cookie: str) -> Mapping[str, Any]:
         """The same session, decoded once per cookie, for a reader that changes nothing
         (an unchanged poll: companion/quiet_polls.py). Every later poll with the cookie
         shares it: its top level is read-only, and nothing may change what it holds
         (access.phone_from copies what it takes)."""
-        serializer, key, kept = self._verify(app, cookie)
+        kept = self._verify(app, cookie)[2]
         if kept is not None and kept[1] is not UNREAD:
             return kept[1]
+        key, signed, data = self._decode(app, cookie)
+        payload = MappingProxyType(self._as_session(data))
+        if len(cookie) <= LONGEST_HELD:
+            self._verified.put(key, (signed, payload))
+        return payload
+
+    def _decode(self, app: Flask, cookie: str) -> tuple[tuple[tuple[Any, ...], str], float, Any]:
+        """The cookie's key, the time it was signed and its payload, decoded now: its
+        signature checked (and remembered) unless it was verified within its lifetime."""
+        serializer, key, kept = self._verify(app, cookie)
         if kept is None:
             data, at = serializer.loads(cookie, max_age=self._max_age(app), return_timestamp=True)
-            signed = at.timestamp()
-        else:
-            signed = kept[0]
-            data = serializer.load_payload(cookie.rsplit(".", 2)[0].encode())
-        payload = MappingProxyType(self._as_session(data))
-        self._verified.put(key, (signed, payload if len(cookie) <= LONGEST_HELD else UNREAD))
-        return payload
+            self._verified.put(key, (at.timestamp(), UNREAD))
+            return key, at.timestamp(), data
+        # Signed as payload.timestamp.signature (a compressed payload starts with a dot).
+        return key, kept[0], serializer.load_payload(cookie.rsplit(".", 2)[0].encode())
 
     def _verify(
         self, app: Flask, cookie: str

@@ -215,8 +215,8 @@ class Server:
             time.sleep(0.2)
 
     def granian(self, env: dict[str, str], port: int) -> list[str]:
-        """granian's command for the same app and shape (--server granian): its workers
-        as gunicorn.conf.py counts them, a worker's threads as GUNICORN_THREADS. It has
+        """granian's command for the same app and shape (--server granian): the workers
+        asked for (WEB_CONCURRENCY's), a worker's threads as GUNICORN_THREADS. It has
         no preload: the app is made once here first, so the workers find its database
         migrated and do not race to migrate it."""
         granian = Path(sys.executable).parent / "granian"
@@ -234,13 +234,9 @@ class Server:
         return [
             *(str(granian), "--interface", "wsgi"),
             *("--host", "127.0.0.1", "--port", str(port)),
-            *("--workers", str(self.workers()), "--blocking-threads", env["GUNICORN_THREADS"]),
+            *("--workers", env["WEB_CONCURRENCY"], "--blocking-threads", env["GUNICORN_THREADS"]),
             *("--runtime-threads", "1", "--no-ws", "--log-level", "warning", self.args.app),
         ]
-
-    def workers(self) -> int:
-        """The workers asked for, else gunicorn.conf.py's default: one a core, at least 2."""
-        return int(self.args.workers or max(2, os.cpu_count() or 1))
 
     def start_proxy(self, command: str, upstream: int) -> None:
         """deploy/'s proxy at this server's port, without TLS, its files in this run's
@@ -289,7 +285,7 @@ class Server:
         (gunicorn.conf.py's when_ready): what gunicorn settled, not what was asked."""
         if self.args.server == "granian":
             threads = threads_for(self.args.threads, self.args.proxy)
-            shape = {"name": "granian", "workers": self.workers(), "threads": threads}
+            shape = {"name": "granian", "workers": self.args.workers, "threads": threads}
             return shape | {"class": "blocking threads"}
         found = SERVING.search(self.log_path.read_text(errors="replace"))
         if found is None:
