@@ -75,8 +75,6 @@
         sessionStorage.removeItem(NOT_TAKEN);
         return false;
       }
-      // Offline, the version this phone has starts: the new one is taken when online.
-      if (navigator.onLine === false) { return false; }
       return new Promise(function (resolve) {
         // The page reloads once the new version is active, not before: a page loaded
         // while the browser still switches versions can wait for good (seen in

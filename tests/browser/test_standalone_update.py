@@ -1,6 +1,6 @@
 """A new version of the app in the phone (standalone/site/: shell.js, sw.js): found while
-the app runs, it is announced and waits; the next start takes it, and the phone's
-matches are still there. (A copy of the build is made a new version by a new build.js,
+the app runs, it is announced and waits; the next start takes it, even with no network
+and no host by then, and the phone's matches are still there. (A copy of the build is made a new version by a new build.js,
 as a new `make standalone` would.)"""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def test_a_new_version_is_announced_then_taken_at_the_next_start(
 ) -> None:
     site = tmp_path / "site" / "standalone"
     shutil.copytree(built, site)
-    with static_site(site.parent) as (url, _), phone(browser, tmp_path / "profile") as context:
+    with static_site(site.parent) as (url, host), phone(browser, tmp_path / "profile") as context:
         page = context.pages[0]
         page.goto(url)
         frame = opened(page)
@@ -44,7 +44,11 @@ def test_a_new_version_is_announced_then_taken_at_the_next_start(
         t.tap("Red 6")
         assert page.evaluate("self.BUILD.version") == old
 
-        # The next start takes it, and the match is there, at the line it had.
+        # The next start takes it with no network and no host left (a train after the
+        # station's Wi-Fi): what it needs was kept when it was announced. The match is
+        # there, at the line it had, and the table goes on.
+        context.set_offline(True)
+        host.shutdown()
         page.reload()
         frame = opened(page)
         assert page.evaluate("self.BUILD.version") == "a-new-version"
@@ -52,3 +56,7 @@ def test_a_new_version_is_announced_then_taken_at_the_next_start(
         expect(frame.locator(".recorded, .last-plays").first).to_be_visible()
         record = fetched(frame, match_url + "/record.txt")
         assert record.rstrip().endswith(": R6")
+        t = Table(frame, url + "app")
+        t.at_rest()
+        t.tap("Red 3")
+        assert fetched(frame, match_url + "/record.txt").rstrip().endswith(": R3")
