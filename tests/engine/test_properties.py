@@ -270,9 +270,11 @@ def next_line(data: st.DataObject, game: Game, checks: Checks, before_start: boo
 
 def step(game: Game, line: str | Line, checks: Checks) -> bool:
     """Apply one line with the checks asked for; True if the engine accepted it."""
-    before_json = game.to_json()
-    before_state = snapshot(game.state)
-    before_record = game.record()
+    # What the line may not change: taken only for the checks that compare with it.
+    if checks.refusal or checks.undo:
+        before_json = game.to_json()
+        before_state = snapshot(game.state)
+        before_record = game.record()
     try:
         game.apply(line)
     except EngineError as refusal:
