@@ -7,17 +7,22 @@ every import, as before."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+import pytest
 from flask import Flask
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import update
+from sqlalchemy import event, update
 
+from companion import models
 from companion.imports import lines_to_add
 from companion.models import MATCHES
 from companion.store import current_store
 from engine import Line, RenameLine, parse_line, renamed
+from tests.app.conftest import app_on, dispose
 from tests.app.group_helpers import Crew
 from tests.app.helpers import Tabletop
 from tests.app.test_transfer import import_file, import_text, new_id
@@ -250,3 +255,52 @@ def test_a_record_and_a_match_gone_on_differently_add_nothing(
     theirs, _ = log_of(parsed([*played[:at], other]))
     assert lines_to_add(theirs, mine, called) is None
     assert lines_to_add(mine, theirs, called) is None
+
+
+@pytest.fixture
+def another_worker(app: Flask) -> Iterator[Flask]:
+    """The app again, on the same database: another worker of the server."""
+    worker = app_on(app.config["SQLALCHEMY_DATABASE_URI"], {})
+    yield worker
+    dispose(worker)
+
+
+def test_a_record_sent_while_its_match_is_played_on_elsewhere_adds_nothing_until_sent_again(
+    app: Flask, tabletop: Tabletop, another_worker: Flask
+) -> None:
+    """MATCH_BUSY: the match a record made is played on by another phone, through another
+    server worker, each time this import is about to write the lines it judged (three
+    times running): nothing is added, and the page says to send it again. The other
+    phone records the record's own lines, so the record never goes on differently."""
+    match_id = new_id(tabletop, import_text(tabletop, KEYED))
+    played_on = ["Bob: R4", "Cy: R6", "Ann: R2"]
+    sent = KEYED + "".join(f"{line}\n" for line in played_on) + "Bob: R1\n"
+    other = Tabletop(another_worker, another_worker.test_client())
+    assert new_id(other, import_text(other, KEYED)) == match_id  # the record's key: an editor
+
+    playing = list(played_on)
+
+    def another_phone_plays_first(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        if playing and statement.lstrip().upper().startswith(
+            f"INSERT INTO {models.LINES.name.upper()}"
+        ):
+            player, action = playing.pop(0).split(": ")
+            assert other.line(match_id, player, action).status == 303
+
+    with app.app_context():
+        engine = current_store().engine
+    event.listen(engine, "before_cursor_execute", another_phone_plays_first)
+    try:
+        page = import_text(tabletop, sent)
+    finally:
+        event.remove(engine, "before_cursor_execute", another_phone_plays_first)
+    assert not playing  # three writes, each too late
+    assert page.status == 422, page.text[:500]
+    assert "being played on the server right now: nothing was added" in page.text
+    assert tabletop.export(match_id) == EXPORTED + "".join(f"{line}\n" for line in played_on)
+
+    # Sent again once the table is still: the one line it still has of its own is added.
+    page = import_text(tabletop, sent)
+    assert new_id(tabletop, page) == match_id
+    assert ADDED_ONE in page.doc.one(cls="notice").text
+    assert tabletop.export(match_id) == EXPORTED + sent.removeprefix(KEYED)
