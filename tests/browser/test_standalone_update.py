@@ -1,7 +1,7 @@
 """A new version of the app in the phone (standalone/site/: shell.js, sw.js): found while
 the app runs, it is announced and waits; the next start takes it, even with no network
-and no host by then, and the phone's matches are still there. (A copy of the build is made a new version by a new build.js,
-as a new `make standalone` would.)"""
+and no host by then, and the phone's matches are still there. (A copy of the build is
+made a new version by a new build.js, as a new `make standalone` would.)"""
 
 from __future__ import annotations
 
