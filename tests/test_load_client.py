@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-from concurrent.futures import ThreadPoolExecutor
 
 from bench.load.client import Session
+from tests.loops import run_apart
 
 ANSWERS = {
     b"/length": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nSet-Cookie: s=1; Path=/\r\n\r\nhello",
@@ -80,10 +80,7 @@ def run(
             heads.extend(seen)
         return texts, len(connections)
 
-    # In a thread of its own: a browser test before it in this process leaves an event
-    # loop running in the main thread (Playwright's), where asyncio.run refuses to start.
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, go()).result()
+    return run_apart(go())
 
 
 def test_a_connection_is_kept_for_every_kind_of_answer() -> None:

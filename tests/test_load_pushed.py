@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import time
 from argparse import Namespace
-from concurrent.futures import ThreadPoolExecutor
 
 from bench.load.scenario import Clients, Table
+from tests.loops import run_apart
 
 PAGE = b'<div class="live" hx-get="/m/abc/live?v=%d&amp;last=%d"></div>'
 
@@ -59,10 +59,7 @@ def watched(updates: str, lines: int) -> list[str]:
         server.close()
         return asked
 
-    # In a thread of its own: a browser test before this one in the same process leaves
-    # Playwright's loop running in the main thread, where asyncio.run refuses to start.
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, go()).result()
+    return run_apart(go())
 
 
 def test_a_told_phone_asks_once_to_see_its_table_then_once_a_line() -> None:

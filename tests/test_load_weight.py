@@ -7,11 +7,11 @@ import asyncio
 import gzip
 import json
 from argparse import Namespace
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from bench.load.phases import page_weight
 from bench.load.scenario import Clients, Table
+from tests.loops import run_apart
 
 ASSETS = {
     "/static/app.css": b"body { color: black; }\n" * 40,
@@ -70,10 +70,7 @@ def weighed() -> tuple[dict[str, Any], list[str]]:
         server.close()
         return result, asked
 
-    # In a thread of its own: a browser test before it in this process leaves an event
-    # loop running in the main thread (Playwright's), where asyncio.run refuses to start.
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, go()).result()
+    return run_apart(go())
 
 
 def test_a_file_the_worker_keeps_is_weighed_once_when_its_address_carries_a_digest() -> None:

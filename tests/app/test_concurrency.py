@@ -14,7 +14,6 @@ import json
 import os
 import random
 import secrets
-import socket
 import subprocess
 import sys
 import threading
@@ -64,7 +63,7 @@ from tests.app.helpers import (
     share_tokens,
 )
 from tests.databases import postgres_url, reset_postgres
-from tests.servers import NO_TAP_WAITS
+from tests.servers import NO_TAP_WAITS, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVED_ON = "The table moved on while you were tapping"
@@ -241,12 +240,6 @@ class Browser:
 
     def post(self, url: str, data: dict[str, str]) -> tuple[int, str, Any]:
         return self.request(url, data)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass

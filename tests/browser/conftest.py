@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.databases import postgres_url, reset_postgres
-from tests.servers import TEST_RATE_LIMITS
+from tests.servers import TEST_RATE_LIMITS, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -58,12 +57,6 @@ def chromium_path() -> str:
         "Chromium is not installed: `make test` installs Debian's chromium package; "
         "run it, or apt-get install chromium chromium-driver."
     )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 # The tap guard (companion/taps.py) for the suite: keys settle briefly after each change,
