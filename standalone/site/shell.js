@@ -174,7 +174,11 @@
     var notice = document.getElementById("unkept");
     if (storage.kept) { notice.hidden = true; return; }
     if (storage.message) { console.warn("Not kept:", storage.message); }
-    document.getElementById("unkept-said").textContent = _("This phone did not keep the last change: its storage refused it (it may be full, or the browser keeps nothing in private browsing). The table shows it, but it is lost if the app closes now. Free some space, then tap Keep it.");
+    // Each sentence given to _ on its own: `make messages` finds no call inside another.
+    var said = storage.atStart
+      ? _("This phone's storage refused what the app wrote as it started (it may be full, or the browser keeps nothing in private browsing). The app works, but what it records is lost if it closes now. Free some space, then tap Keep it.")
+      : _("This phone did not keep the last change: its storage refused it (it may be full, or the browser keeps nothing in private browsing). The table shows it, but it is lost if the app closes now. Free some space, then tap Keep it.");
+    document.getElementById("unkept-said").textContent = said;
     var button = document.getElementById("keep");
     button.textContent = _("Keep it");
     button.disabled = false; // again, after a tap that was refused too

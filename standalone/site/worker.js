@@ -80,15 +80,19 @@ function failure(error) {
 // A change the browser's storage refused to keep (full, or private browsing): the app
 // has it in memory, and the next change's write (or the page's "keep") writes it too.
 let unkept = false;
+// What the start itself wrote (the phone's new database, or its migration) is not kept
+// either, until a write succeeds: the page says so rather than "the last change".
+let unkeptSinceStart = false;
 
 async function keep(py) {
   try {
     await sync(py, false);
     if (unkept) self.postMessage({ type: "storage", kept: true });
-    unkept = false;
+    unkept = unkeptSinceStart = false;
   } catch (error) {
     unkept = true;
-    self.postMessage({ type: "storage", kept: false, message: failure(error) });
+    const message = failure(error);
+    self.postMessage({ type: "storage", kept: false, atStart: unkeptSinceStart, message });
   }
 }
 
@@ -105,8 +109,8 @@ try {
   };
   self.postMessage({ type: "ready", timings });
   if (refused) {
-    unkept = true;
-    self.postMessage({ type: "storage", kept: false, message: failure(refused) });
+    unkept = unkeptSinceStart = true;
+    self.postMessage({ type: "storage", kept: false, atStart: true, message: failure(refused) });
   }
 } catch (error) {
   self.postMessage({ type: "failed", message: failure(error) });

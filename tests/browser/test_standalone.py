@@ -50,7 +50,9 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     started = page.evaluate("self.STARTED")
     assert started["download"] > 0 and started["runtime"] > 0 and started["app"] > 0
     notice = page.locator("#unkept")
-    expect(notice).to_contain_text("This phone did not keep the last change")
+    # The start's own write, not a change of the table's, is what was refused.
+    expect(notice).to_contain_text("refused what the app wrote as it started")
+    shot(page, "standalone-unkept-at-start", "phone")
     starting.value.evaluate(GIVE_BACK)
     notice.get_by_role("button", name="Keep it").click()
     expect(notice).to_be_hidden()
