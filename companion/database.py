@@ -4,7 +4,7 @@ applied at start."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ def init_database(app: Flask) -> None:
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
-            event.listen(db.engine, "connect", _sqlite_pragmas)
+            event.listen(db.engine, "connect", sqlite_pragmas(app.config.get("SQLITE_LOG_PAGES")))
             event.listen(db.engine, "connect", _owner_only)
     # `flask db` (Flask-Migrate): not even imported where there is no command line and
     # nothing to migrate (the app in the phone: it and alembic cost a start about half a
@@ -38,15 +38,27 @@ def _migrations(app: Flask) -> None:
         Migrate(app, db, directory=str(MIGRATIONS))
 
 
-def _sqlite_pragmas(connection: Any, record: Any) -> None:
+def sqlite_pragmas(log_pages: int | None = None) -> Callable[[Any, Any], None]:
     """Write-ahead logging: readers never wait for a writer, and a commit costs one
-    write instead of several syncs; still safe when a process is killed mid-write."""
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+    write instead of several syncs; still safe when a process is killed mid-write.
+
+    With `log_pages` (SQLITE_LOG_PAGES), the log is copied into the database once it
+    holds that many pages, and then cut back to nothing. The app in the phone
+    (companion/standalone.py) sets it: its browser storage keeps whole files, so each
+    tap writes the whole log there, which grows to 4 MB by SQLite's default."""
+
+    def pragmas(connection: Any, record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if log_pages is not None:
+            cursor.execute(f"PRAGMA wal_autocheckpoint={int(log_pages)}")
+            cursor.execute("PRAGMA journal_size_limit=0")
+        cursor.close()
+
+    return pragmas
 
 
 def _owner_only(connection: Any, record: Any) -> None:

@@ -55,6 +55,10 @@ STANDALONE = {
     "SHARE_LINKS": False,  # its links would name this phone: shared through a server
     "DB_COMMANDS": False,  # no command line: no `flask db`
     "STATIC_KEPT": False,  # its service worker serves the build's files, of one version
+    # Its browser storage keeps whole files, written after each change: SQLite's log kept
+    # under 64 pages (256 KB), so a tap writes about 150 KB there, not a log of up to
+    # 4 MB (companion/database.py).
+    "SQLITE_LOG_PAGES": 64,
 }
 # The session, signed again on every request, is written to the jar when it says
 # something new, or once a day (its age is checked against PERMANENT_SESSION_LIFETIME,

@@ -30,20 +30,31 @@ def _location(answer: Any) -> str:
     return str(dict(answer.headers)["Location"])
 
 
-def record(phone: Any, table: str, line: str) -> Any:
-    """Post a line as the table's form posts it (its hidden fields read off the screen)."""
-    screen = phone.answer("GET", table, HX).body
-    fields = {"csrf_token": _token(screen), "key": secrets.token_hex(6)}
+def _shown(screen: bytes) -> dict[str, str]:
+    """The hidden fields of the table's forms: its token, and the table they were made on."""
+    fields = {"csrf_token": _token(screen)}
     for name in ("version", "last", "shown"):
         found = re.search(rf'name="{name}" value="([^"]*)"'.encode(), screen)
         if found is not None:
             fields[name] = found.group(1).decode()
+    return fields
+
+
+def record(phone: Any, table: str, line: str) -> Any:
+    """Post a line as the table's form posts it (its hidden fields read off the screen)."""
+    fields = _shown(phone.answer("GET", table, HX).body) | {"key": secrets.token_hex(6)}
     who, _, action = line.partition(":")
     if who == "start":
         fields |= {"player": "", "action": line}
     else:
         fields |= {"player": who, "action": action.strip()}
     return phone.answer("POST", f"{table}/line", FORM + HX, urlencode(fields).encode())
+
+
+def undo(phone: Any, table: str) -> Any:
+    """Tap Undo, as the table's form posts it."""
+    fields = _shown(phone.answer("GET", table, HX).body)
+    return phone.answer("POST", f"{table}/undo", FORM + HX, urlencode(fields).encode())
 
 
 def play(phone: Any) -> dict[str, Any]:
@@ -55,13 +66,7 @@ def play(phone: Any) -> dict[str, Any]:
     fields |= {k: v for k, v in rule_fields(HouseRules()).items() if v is not None}
     table = _location(phone.answer("POST", "/new", FORM, urlencode(fields).encode()))
     statuses = [record(phone, table, line).status for line in LINES]
-    screen = phone.answer("GET", table, HX).body
-    undo = {"csrf_token": _token(screen)}
-    for name in ("version", "last", "shown"):
-        found = re.search(rf'name="{name}" value="([^"]*)"'.encode(), screen)
-        if found is not None:
-            undo[name] = found.group(1).decode()
-    undone = phone.answer("POST", f"{table}/undo", FORM + HX, urlencode(undo).encode())
+    undone = undo(phone, table)
     shown = phone.answer("GET", table, []).body.decode()
     text = re.sub(r"<[^>]+>", " ", shown.split("<main", 1)[1])
     return {
