@@ -12,8 +12,14 @@ import sqlite3
 import time
 from pathlib import Path
 
-from companion.standalone import Standalone, compile_templates, kept_cookies
+from companion.standalone import STANDALONE, Standalone, compile_templates, kept_cookies
 from tests.standalone.scenario import SETTLE, play, record, undo
+
+
+def listed_match(phone: Standalone) -> str:
+    """The id of the first match the phone's home page lists."""
+    home = phone.answer("GET", "/", []).body.decode()
+    return home.split('href="/m/', 1)[1].split('"', 1)[0]
 
 
 def test_a_hand_is_refereed_through_the_bridge(tmp_path: Path) -> None:
@@ -28,8 +34,7 @@ def test_a_hand_is_refereed_through_the_bridge(tmp_path: Path) -> None:
 def test_the_phone_keeps_its_matches_and_its_role_after_a_restart(tmp_path: Path) -> None:
     play(Standalone(tmp_path, SETTLE))
     restarted = Standalone(tmp_path, SETTLE)  # a reload: a new app on the same folder
-    home = restarted.answer("GET", "/", []).body.decode()
-    table = home.split('href="/m/', 1)[1].split('"', 1)[0]
+    table = listed_match(restarted)
     answer = record(restarted, f"/m/{table}", "Bob: G7 swap Cy")  # still its editor
     assert answer.status == 303
     assert restarted.answer("GET", f"/m/{table}/record.txt", []).body.endswith(b"swap Cy\n")
@@ -37,8 +42,7 @@ def test_the_phone_keeps_its_matches_and_its_role_after_a_restart(tmp_path: Path
 
 def test_a_phone_without_the_cookies_may_not_edit(tmp_path: Path) -> None:
     play(Standalone(tmp_path / "phone", SETTLE))
-    home = Standalone(tmp_path / "phone", SETTLE).answer("GET", "/", []).body.decode()
-    match = home.split('href="/m/', 1)[1].split('"', 1)[0]
+    match = listed_match(Standalone(tmp_path / "phone", SETTLE))
     (tmp_path / "phone" / "cookies.json").unlink()  # the same database, none of its links
     stranger = Standalone(tmp_path / "phone", SETTLE)
     assert 'href="/m/' not in stranger.answer("GET", "/", []).body.decode()
@@ -142,8 +146,7 @@ def test_the_share_page_in_the_phone_shows_no_link_that_names_the_phone(tmp_path
     # Its links would start http://localhost: on another phone, that phone itself.
     phone = Standalone(tmp_path, SETTLE)
     play(phone)
-    home = phone.answer("GET", "/", []).body.decode()
-    table = home.split('href="/m/', 1)[1].split('"', 1)[0]
+    table = listed_match(phone)
     page = phone.answer("GET", f"/m/{table}/share", []).body.decode()
     assert "kept in this phone only" in page
     assert "localhost" not in page and "/j/" not in page and "<svg" not in page.split("<main")[1]
@@ -179,12 +182,11 @@ def test_a_tap_writes_little_to_the_phone_s_storage_not_a_growing_log(tmp_path: 
     on. The log is now cut back at SQLITE_LOG_PAGES (companion/standalone.py)."""
     phone = Standalone(tmp_path, SETTLE)
     play(phone)
-    home = phone.answer("GET", "/", []).body.decode()
-    table = "/m/" + home.split('href="/m/', 1)[1].split('"', 1)[0]
+    table = "/m/" + listed_match(phone)
     log = tmp_path / "companion.sqlite3-wal"
     # At most the pages of the log's bound, and one commit's more (a frame: a header of
     # 24 bytes and a page; the log's header: 32 bytes).
-    most = 32 + (64 + 16) * (24 + 4096)
+    most = 32 + (STANDALONE["SQLITE_LOG_PAGES"] + 16) * (24 + 4096)
 
     def files() -> dict[str, tuple[int, int]]:
         return {f.name: (f.stat().st_size, f.stat().st_mtime_ns) for f in tmp_path.iterdir()}
