@@ -63,7 +63,11 @@ def test_two_apps_on_one_redis_share_each_limit(app_with: Any, redis: Redis) -> 
 def test_four_workers_allow_a_limit_of_n_n_times(tmp_path: Path, redis: Redis) -> None:
     """The issue's test: gunicorn with 4 workers, a limit of 5 new matches a minute, 24
     posts from one client at once, each on a connection of its own (as the workers take
-    them): 5 made, 19 refused, and more than one worker answered."""
+    them): 5 made, 19 refused, and more than one worker answered.
+
+    Which worker takes a connection is the kernel's choice: on a busy machine one worker
+    took all 24 once (CI, stop 47). So bursts go on, every post refused, until a second
+    worker has answered; a limit counted in each worker's memory would let it make 5."""
     if url := postgres_url():
         reset_postgres(url)
     access = tmp_path / "access.log"
@@ -78,6 +82,10 @@ def test_four_workers_allow_a_limit_of_n_n_times(tmp_path: Path, redis: Redis) -
             "GUNICORN_CMD_ARGS": "--access-logformat " + shlex.quote("%(p)s %(m)s %(s)s"),
         },
     )
+
+    def posts() -> list[list[str]]:
+        return [line.split() for line in access.read_text().splitlines() if " POST " in line]
+
     server.start()
     try:
         assert "Serving: 4 workers" in server.log()
@@ -88,13 +96,22 @@ def test_four_workers_allow_a_limit_of_n_n_times(tmp_path: Path, redis: Redis) -
         (form,) = [Form(f) for f in page_of(html).find_all("form") if f.get("action") == "/new"]
         data = form.values() | {"players-0": "Ann", "players-1": "Bob", "players-2": "Cy"}
         with ThreadPoolExecutor(8) as pool:
-            answers = list(pool.map(lambda _: phone.post(server.url + "/new", data)[0], range(24)))
+
+            def burst() -> list[int]:
+                return list(pool.map(lambda _: phone.post(server.url + "/new", data)[0], range(24)))
+
+            assert Counter(burst()) == {303: 5, 429: 19}
+            # Well inside the minute (its window starts at the first post).
+            for _ in range(10):
+                if len({pid for pid, _, _ in posts()}) > 1:
+                    break
+                time.sleep(0.2)
+                assert Counter(burst()) == {429: 24}
     finally:
         server.stop()
-    assert Counter(answers) == {303: 5, 429: 19}
-    posts = [line.split() for line in access.read_text().splitlines() if " POST " in line]
-    assert Counter(status for _, _, status in posts) == {"303": 5, "429": 19}
-    assert len({pid for pid, _, _ in posts}) > 1, "one worker took every post: nothing shown"
+    statuses = Counter(status for _, _, status in posts())
+    assert statuses["303"] == 5 and set(statuses) == {"303", "429"}
+    assert len({pid for pid, _, _ in posts()}) > 1, "one worker took every post: nothing shown"
 
 
 def test_a_server_counting_in_each_workers_memory_says_so_at_start(gunicorn: Gunicorn) -> None:
