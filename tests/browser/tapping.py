@@ -103,8 +103,13 @@ class Tapper:
         (a quick count that presses the form's button)."""
         quick = self.page.locator(f'[data-quick-for="{field.lstrip("#")}"]')
         button = quick.locator(f'[data-set="{value}"]')
+        if quick.count():
+            # Until app.js has taken the row over, the drawn count's row shows its
+            # stepper (the screen without scripts), which app.js then hides: a stepper
+            # seen there too early was tapped once it had gone (test_taps_per_line, CI).
+            expect(quick).to_have_attribute("data-ready", "1")
         if quick.count() and button.count():
-            expect(quick).to_be_visible()  # shown by app.js once the swap has settled
+            expect(quick).to_be_visible()
             submits = quick.get_attribute("data-submit") is not None
             self.tap(button)
             return submits
