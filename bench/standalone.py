@@ -15,7 +15,11 @@
   the phone and, for comparison, on the app server (`python -m companion`) in the same
   browser, median and max of --plays taps; and in the phone, the app's own time for
   each tap (its post and the table it answers with, in the app's worker: Python's
-  answer and its database kept, as self.ANSWERED, standalone/site/shell.js, has them).
+  answer and its database kept, as self.ANSWERED, standalone/site/shell.js, has them);
+- what a tap costs the whole browser in CPU, in the phone and on the server: each
+  part's time over the taps less the same length of time with no tap, by process and,
+  in the renderer, by thread (the pages' main thread, the app's worker, V8's background
+  pool: bench/browser_cpu.py).
 
 With --slower N the browser runs on 1/N of this machine's CPU time (a cgroup's CPU quota:
 all its cores' time divided by N; root and cgroups needed). Chromium's own CPU throttling
@@ -48,8 +52,10 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Frame, Page, sync_playwright  # noqa: E402
 
+from bench import browser_cpu  # noqa: E402
 from companion.views.phone import build_listing  # noqa: E402
-from tests.browser.conftest import CHROMIUM_FLAGS, PHONE, chromium_path, free_port  # noqa: E402
+from tests.browser.conftest import CHROMIUM_FLAGS, PHONE, chromium_path  # noqa: E402
+from tests.servers import free_port  # noqa: E402
 
 PARTS = (  # the build's parts, by the path of their files
     ("Pyodide's runtime", ("pyodide/",)),
@@ -58,6 +64,9 @@ PARTS = (  # the build's parts, by the path of their files
     ("the page, its worker, icons, static files", ("",)),
 )
 NUMBER_CARD = re.compile(r"(Red|Yellow|Green|Blue) [1-689]")  # plays at once (0 and 7 ask)
+FIRST_NUMBER_CARD = """pattern => [...document.querySelectorAll(".keyboard [aria-label]")]
+  .map((key) => key.getAttribute("aria-label"))
+  .find((label) => new RegExp(`^(?:${pattern})$`).test(label))"""
 
 
 def download_sizes(build: Path) -> list[tuple[str, int, int]]:
@@ -143,34 +152,47 @@ TAP_TIME = """(() => {
 
 def plays(
     frame: Frame | Page, base: str, count: int, shell: Page | None = None
-) -> tuple[list[float], list[float]]:
-    """Milliseconds from a tap on a number card to the table showing the new line; and
-    with the page that runs the app in the phone (`shell`), the app's own for each tap."""
+) -> tuple[list[float], list[float], dict[str, float]]:
+    """Milliseconds from a tap on a number card to the table showing the new line; with
+    the page that runs the app in the phone (`shell`), the app's own for each tap; and
+    what a tap cost each part of the browser in CPU (bench/browser_cpu.py)."""
     frame.goto(base + "/new")
     for i, name in enumerate(("Ann", "Bob", "Cy")):
         frame.fill(f"#players-{i}", name)
     frame.get_by_role("button", name="Start the match").click()
     frame.wait_for_selector("#table")
     frame.locator('[aria-label^="Start with"]').first.click()
+    # The same table with no tap, for as long as the taps below take at most (its polls
+    # and timers cost the browser something too).
+    time.sleep(1.5)
+    quiet = 1.5 * count
+    before = browser_cpu.spent()
+    time.sleep(quiet)
+    idle = browser_cpu.between(before, browser_cpu.spent())
     taken, spent = [], []
-    for _ in range(count + 1):
+    for i in range(count + 1):
         # As a person taps: the table read first (the tap guard takes no tap on a
         # screen shown a moment ago: companion/taps.py).
         time.sleep(1.5)
+        if i == 1:  # the first tap warms the keyboard's cache: not counted
+            before, began_all = browser_cpu.spent(), time.perf_counter()
         version = frame.locator("#table").get_attribute("data-version")
-        keys = frame.locator(".keyboard [aria-label]").all()
-        card = next(k for k in keys if NUMBER_CARD.fullmatch(k.get_attribute("aria-label") or ""))
+        # Found in one call: a locator per key costs the page's main thread a few ms.
+        card = frame.evaluate(FIRST_NUMBER_CARD, NUMBER_CARD.pattern)
         if shell:
             shell.evaluate("self.ANSWERED.length = 0")
         began = time.perf_counter()
-        card.click()
+        frame.locator(f'.keyboard [aria-label="{card}"]').click()
         frame.wait_for_function(
             "v => document.querySelector('#table').dataset.version !== v", arg=version
         )
         taken.append((time.perf_counter() - began) * 1000)
         if shell:
             spent.append(shell.evaluate(TAP_TIME))
-    return taken[1:], spent[1:]  # the first tap warms the keyboard's cache
+    busy = browser_cpu.between(before, browser_cpu.spent())
+    scale = (time.perf_counter() - began_all) / quiet
+    idle = {part: seconds * scale for part, seconds in idle.items()}
+    return taken[1:], spent[1:], browser_cpu.per_tap(busy, idle, count)
 
 
 def spread(values: list[float]) -> str:
@@ -219,9 +241,11 @@ def main() -> None:
             page = browser.pages[0]
             cold = start(page, site)
             warm = start(page, site)
-            phone_plays, app_times = plays(app_frame(page), site + "app", args.plays, page)
+            phone_plays, app_times, phone_cpu = plays(
+                app_frame(page), site + "app", args.plays, page
+            )
             server_page = browser.new_page()
-            server_plays, _ = plays(server_page, server, args.plays)
+            server_plays, _, server_cpu = plays(server_page, server, args.plays)
             browser.close()
     for name, figures in (("cold start", cold), ("warm start", warm)):
         said = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in figures.items())
@@ -231,6 +255,12 @@ def main() -> None:
         f"on the server {spread(server_plays)}"
     )
     print(f"a recorded play, the app's own time in the phone (post and table): {spread(app_times)}")
+    print("a recorded play, the browser's CPU a tap (ms, beyond the same time with no tap):")
+    for place, cpu in (("in the phone", phone_cpu), ("on the server", server_cpu)):
+        parts = ", ".join(
+            f"{part} {ms:.0f}" for part, ms in sorted(cpu.items(), key=lambda p: -p[1])
+        )
+        print(f"  {place}: {sum(cpu.values()):.0f} in all: {parts}")
 
 
 if __name__ == "__main__":
