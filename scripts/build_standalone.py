@@ -50,7 +50,8 @@ BROWSER = default_environment() | {
 SERVER_ONLY = {"gunicorn", "psycopg", "psycopg-binary", "flask-compress", "limits"}
 # The project's files the app reads (companion/paths.py): its code, pages and migrations,
 # the rules page's text in each language (companion/views/rules.py), and the one static
-# file it serves itself (/favicon.ico): the service worker serves the rest (site()).
+# file it serves itself (/favicon.ico): the service worker serves the rest (site()),
+# which the app names by the digests project_zip lists.
 PROJECT = ("engine", "companion", "templates", "migrations")
 PROJECT_FILES = ("docs/RULES*.md", "static/favicon.ico")
 # Pyodide's own files a page loads (the rest of the npm package is for Node or docs).
@@ -169,12 +170,19 @@ def _build(spec: str, into: Path) -> None:
 
 def project_zip(path: Path) -> None:
     """The project's files the app reads, as they are in this checkout."""
+    from companion import static_files
+
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         files = [file for folder in PROJECT for file in sorted((ROOT / folder).rglob("*"))]
         files += [file for pattern in PROJECT_FILES for file in sorted(ROOT.glob(pattern))]
         for file in files:
             if file.is_file() and "__pycache__" not in file.parts:
                 archive.write(file, file.relative_to(ROOT))
+        # The static files the service worker serves (copied whole into app/static by
+        # `site`), named by their digests in the app's pages as on the server.
+        listed = json.dumps(static_files.digests(ROOT / "static"), sort_keys=True)
+        entry = zipfile.ZipInfo(f"static/{static_files.LISTED}", (1980, 1, 1, 0, 0, 0))
+        archive.writestr(entry, listed, zipfile.ZIP_DEFLATED)
 
 
 # The page's own files (standalone/site/), and the app's icons it is installed with.

@@ -73,8 +73,25 @@ function fromCache(request) {
   var at = request.url.split("#")[0].split("?")[0];
   var key = at === SCOPE ? INDEX : at;
   return caches.open(CACHE).then(function (cache) {
-    return cache.match(key).then(function (hit) { return hit || fetch(request); });
+    return cache.match(key).then(function (hit) {
+      if (!hit) { return fetch(request); }
+      return versioned(request.url) ? forAYear(hit) : hit;
+    });
   });
+}
+
+// The app's static files at an address that names their content (?v=, as the app
+// writes them: companion/static_files.py) are kept for a year, as the server says:
+// the page then reuses what it has, where it asked the service worker again on every
+// table it showed (the icons' sprite, read anew each time: 4 ms of a tap in Chromium).
+function versioned(address) {
+  return address.indexOf(STATIC) === 0 && new URL(address).searchParams.has("v");
+}
+
+function forAYear(response) {
+  var headers = new Headers(response.headers);
+  headers.set("Cache-Control", "public, max-age=31536000, immutable");
+  return new Response(response.body, { status: response.status, headers: headers });
 }
 
 // ---- the app's requests, answered by the page that runs it

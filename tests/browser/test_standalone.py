@@ -68,8 +68,18 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     # Offline from now on: the whole hand refereed by the app in the phone.
     context.set_offline(True)
     t = Table(frame, url + "app")
+    statics: list[str] = []
+    page.on(
+        "request", lambda asked: statics.append(asked.url) if "/app/static/" in asked.url else None
+    )
     match_url = t.new_match(["Ann", "Bob", "Cy"])
+    # The app's static files, named by their digests as on a server, are kept by the
+    # page: no table shown after a play asks for one again (the icons' sprite was asked
+    # of the service worker at every play).
+    assert statics and all("?v=" in address for address in statics), statics
+    statics.clear()
     play_the_hand(t)
+    assert statics == []
     shot(page, "standalone-scored", "phone")
     # What the app spent on each answer, for the measurements (bench/standalone.py).
     answered = page.evaluate("self.ANSWERED")

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from companion import static_files
 from companion.standalone import Standalone
 from tests.standalone import scenario
 
@@ -130,3 +131,14 @@ def test_a_build_of_the_same_files_is_the_same_build(build: Path) -> None:
             for entry in zipped.infolist():
                 if entry.filename.endswith(".pyc"):  # flags: checked by a source hash
                     assert int.from_bytes(zipped.read(entry)[4:8], "little") & 1, entry
+
+
+def test_the_phone_names_each_static_file_by_the_digest_of_the_file_its_worker_serves(
+    build: Path,
+) -> None:
+    # Its service worker keeps an address with a digest for a year (standalone/site/sw.js):
+    # a digest of another file would keep an old one past an update.
+    with zipfile.ZipFile(build / "python" / "app.zip") as whole:
+        listed = json.loads(whole.read(f"static/{static_files.LISTED}"))
+    assert listed == static_files.digests(build / "app" / "static")
+    assert {"app.css", "app.js", "icons.svg", "vendor/htmx.min.js"} <= set(listed)
