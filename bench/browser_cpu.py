@@ -61,27 +61,35 @@ def _kind(pid: int) -> str | None:
     return "browser"
 
 
+def _cpu(stat: Path) -> float:
+    """Seconds of CPU (user and system) a /proc stat file counts."""
+    fields = _stat(stat)
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
 def spent() -> dict[str, float]:
-    """Seconds of CPU each part of the browser has spent so far."""
+    """Seconds of CPU each part of the browser has spent so far. A renderer's named
+    threads are counted as they are now; the rest of the process's own count (which
+    keeps the time of threads that have ended) is its "other threads"."""
     seconds: defaultdict[str, float] = defaultdict(float)
     for pid in _descendants(os.getpid()):
         try:
             kind = _kind(pid)
             if kind is None:
                 continue
+            whole = _cpu(PROC / str(pid) / "stat")
             if kind != "renderer":
-                fields = _stat(PROC / str(pid) / "stat")
-                seconds[f"the {kind.removesuffix('-process')} process"] += (
-                    int(fields[11]) + int(fields[12])
-                ) / TICKS
+                seconds[f"the {kind.removesuffix('-process')} process"] += whole
                 continue
+            named = 0.0
             for task in (PROC / str(pid) / "task").iterdir():
                 name = (task / "comm").read_text().strip()
-                fields = _stat(task / "stat")
-                part = RENDERER_THREADS.get(name, "the renderer's other threads")
-                if task.name == str(pid):
-                    part = MAIN_THREAD
-                seconds[part] += (int(fields[11]) + int(fields[12])) / TICKS
+                part = MAIN_THREAD if task.name == str(pid) else RENDERER_THREADS.get(name)
+                if part is not None:
+                    thread = _cpu(task / "stat")
+                    seconds[part] += thread
+                    named += thread
+            seconds["the renderer's other threads"] += whole - named
         except OSError:
             continue  # a process or thread that ended meanwhile
     return dict(seconds)
@@ -94,5 +102,6 @@ def between(before: dict[str, float], after: dict[str, float]) -> dict[str, floa
 
 def per_tap(busy: dict[str, float], idle: dict[str, float], taps: int) -> dict[str, float]:
     """Milliseconds a tap cost each part: its time over the taps (`busy`), less what the
-    same length of time cost it with no tap (`idle`: the live poll, the page's timers)."""
-    return {part: max(0.0, (busy[part] - idle.get(part, 0.0)) * 1000 / taps) for part in busy}
+    same length of time cost it with no tap (`idle`: the live poll, the page's timers).
+    Counted in the kernel's ticks (10 ms): a part of a few ms a tap is a rough figure."""
+    return {part: (busy[part] - idle.get(part, 0.0)) * 1000 / taps for part in busy}

@@ -150,6 +150,28 @@ TAP_TIME = """(() => {
 })()"""
 
 
+# The table's next version, awaited in the page (set before the tap): a Playwright
+# wait_for_function would poll at every frame, which costs the browser its own CPU.
+NEXT_TABLE = """v => { self.NEXT_TABLE = new Promise((done, fail) => {
+  const moved = () => (document.querySelector("#table") || {dataset: {}}).dataset.version !== v;
+  const seen = new MutationObserver(() => { if (moved()) { seen.disconnect(); done(); } });
+  seen.observe(document.body, {subtree: true, childList: true, attributes: true});
+  setTimeout(() => fail(new Error("no new table after a tap, in 60 s")), 60000);
+}); }"""
+
+
+def read_the_table(frame: Frame | Page, shell: Page | None) -> tuple[str, str]:
+    """What is read before a tap: the table's version and the first number card's key
+    (found in one call: a locator per key costs the page's main thread a few ms)."""
+    version = frame.locator("#table").get_attribute("data-version") or ""
+    card = frame.evaluate(FIRST_NUMBER_CARD, NUMBER_CARD.pattern)
+    if not card:
+        sys.exit("bench/standalone.py: the keyboard shows no number card to play")
+    if shell:
+        shell.evaluate("self.ANSWERED.length = 0")
+    return version, card
+
+
 def plays(
     frame: Frame | Page, base: str, count: int, shell: Page | None = None
 ) -> tuple[list[float], list[float], dict[str, float]]:
@@ -162,13 +184,16 @@ def plays(
     frame.get_by_role("button", name="Start the match").click()
     frame.wait_for_selector("#table")
     frame.locator('[aria-label^="Start with"]').first.click()
-    # The same table with no tap, for as long as the taps below take at most (its polls
-    # and timers cost the browser something too).
+    # The same table with no tap (its polls and timers cost the browser something too),
+    # read as before each tap: what is left over the taps is the taps' own.
     time.sleep(1.5)
-    quiet = 1.5 * count
-    before = browser_cpu.spent()
-    time.sleep(quiet)
+    before, began = browser_cpu.spent(), time.perf_counter()
+    for _ in range(count):
+        time.sleep(1.5)
+        read_the_table(frame, shell)
+    time.sleep(1.5)
     idle = browser_cpu.between(before, browser_cpu.spent())
+    quiet = time.perf_counter() - began
     taken, spent = [], []
     for i in range(count + 1):
         # As a person taps: the table read first (the tap guard takes no tap on a
@@ -176,19 +201,15 @@ def plays(
         time.sleep(1.5)
         if i == 1:  # the first tap warms the keyboard's cache: not counted
             before, began_all = browser_cpu.spent(), time.perf_counter()
-        version = frame.locator("#table").get_attribute("data-version")
-        # Found in one call: a locator per key costs the page's main thread a few ms.
-        card = frame.evaluate(FIRST_NUMBER_CARD, NUMBER_CARD.pattern)
-        if shell:
-            shell.evaluate("self.ANSWERED.length = 0")
+        version, card = read_the_table(frame, shell)
+        frame.evaluate(NEXT_TABLE, version)
         began = time.perf_counter()
         frame.locator(f'.keyboard [aria-label="{card}"]').click()
-        frame.wait_for_function(
-            "v => document.querySelector('#table').dataset.version !== v", arg=version
-        )
+        frame.evaluate("() => self.NEXT_TABLE")
         taken.append((time.perf_counter() - began) * 1000)
         if shell:
             spent.append(shell.evaluate(TAP_TIME))
+    time.sleep(1.5)  # the last table's settling, painting and collecting counted too
     busy = browser_cpu.between(before, browser_cpu.spent())
     scale = (time.perf_counter() - began_all) / quiet
     idle = {part: seconds * scale for part, seconds in idle.items()}
@@ -202,7 +223,7 @@ def spread(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--slower", type=int, default=1, help="CPU time divided by this")
-    parser.add_argument("--plays", type=int, default=5)
+    parser.add_argument("--plays", type=int, default=5, choices=range(1, 1001), metavar="N")
     parser.add_argument(
         "--build",
         type=Path,

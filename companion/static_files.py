@@ -24,17 +24,17 @@ from werkzeug.wrappers import Response
 VERSION = "v"  # the query parameter that carries a file's digest
 YEAR = 365 * 24 * 3600
 DEPLOYS = "deploys.json"  # the kept folder's list of deploys, newest first
-# In the app in the phone, its static folder holds only this: the digests of the files
-# its service worker serves (scripts/build_standalone.py writes it), so its pages name
-# them by digest too, and the page keeps them rather than ask for each one again.
-LISTED = "digests.json"
+# In the app in the phone, whose static folder lacks the files its service worker
+# serves: their digests, listed by its build (scripts/build_standalone.py), so its pages
+# name them by digest too, and the page keeps them rather than ask for each one again.
+DIGESTS_FILE = "digests.json"
 KEPT_DEPLOYS = 2  # this one and the one before
 
 
 def digests(folder: Path) -> dict[str, str]:
     """Each file of `folder` (its path inside, with /) and the start of its SHA-256; or,
-    in the app in the phone, those its build listed (LISTED)."""
-    listed = folder / LISTED
+    in the app in the phone, those its build listed (DIGESTS_FILE)."""
+    listed = folder / DIGESTS_FILE
     if listed.is_file():
         found: dict[str, str] = json.loads(listed.read_text())
         return found

@@ -181,7 +181,7 @@ def project_zip(path: Path) -> None:
         # The static files the service worker serves (copied whole into app/static by
         # `site`), named by their digests in the app's pages as on the server.
         listed = json.dumps(static_files.digests(ROOT / "static"), sort_keys=True)
-        entry = zipfile.ZipInfo(f"static/{static_files.LISTED}", (1980, 1, 1, 0, 0, 0))
+        entry = zipfile.ZipInfo(f"static/{static_files.DIGESTS_FILE}", (1980, 1, 1, 0, 0, 0))
         archive.writestr(entry, listed, zipfile.ZIP_DEFLATED)
 
 

@@ -80,10 +80,12 @@ function fromCache(request) {
   });
 }
 
-// The app's static files at an address that names their content (?v=, as the app
-// writes them: companion/static_files.py) are kept for a year, as the server says:
-// the page then reuses what it has, where it asked the service worker again on every
+// The app's static files at an address that carries a digest (?v=, as the app writes
+// them: companion/static_files.py) are sent to be kept for a year, as the server sends
+// its current ones: the page then reuses what it has, where it asked again at every
 // table it showed (the icons' sprite, read anew each time: 4 ms of a tap in Chromium).
+// Whatever the digest, the file is this version's own (its cache holds no other), and
+// what a page keeps from a service worker lives no longer than the page's process.
 function versioned(address) {
   return address.indexOf(STATIC) === 0 && new URL(address).searchParams.has("v");
 }

@@ -139,6 +139,6 @@ def test_the_phone_names_each_static_file_by_the_digest_of_the_file_its_worker_s
     # Its service worker keeps an address with a digest for a year (standalone/site/sw.js):
     # a digest of another file would keep an old one past an update.
     with zipfile.ZipFile(build / "python" / "app.zip") as whole:
-        listed = json.loads(whole.read(f"static/{static_files.LISTED}"))
+        listed = json.loads(whole.read(f"static/{static_files.DIGESTS_FILE}"))
     assert listed == static_files.digests(build / "app" / "static")
     assert {"app.css", "app.js", "icons.svg", "vendor/htmx.min.js"} <= set(listed)
