@@ -56,6 +56,9 @@ def configure(app: Flask, config: dict[str, Any] | None) -> Path:
         SERVICE_WORKER=True,
         # The app in the phone this server hands out (`make standalone`; none: "").
         STANDALONE_BUILD=STANDALONE_BUILD,
+        # Each phone's table asks every 1.5 s whether another phone changed it; not in
+        # the app in the phone, where no other phone can (companion/standalone.py).
+        LIVE_REFRESH=True,
     )
     # Settings from the environment: COMPANION_SESSION_COOKIE_SECURE=true, ...
     app.config.from_prefixed_env("COMPANION")

@@ -55,6 +55,10 @@ STANDALONE = {
     "SHARE_LINKS": False,  # its links would name this phone: shared through a server
     "DB_COMMANDS": False,  # no command line: no `flask db`
     "STATIC_KEPT": False,  # its service worker serves the build's files, of one version
+    # One page runs the app and only its own taps change a table (another tab is told
+    # the app runs elsewhere: standalone/site/shell.js): no poll every 1.5 s, which cost
+    # the phone's CPU (its battery) even with nothing to show.
+    "LIVE_REFRESH": False,
     # Its browser storage keeps whole files, written after each change: SQLite's log kept
     # under 64 pages (256 KB), so a tap writes about 150 KB there, not a log of up to
     # 4 MB (companion/database.py).

@@ -84,6 +84,11 @@ def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
     # What the app spent on each answer, for the measurements (bench/standalone.py).
     answered = page.evaluate("self.ANSWERED")
     assert any(a["method"] == "POST" and a["app"] > 0 for a in answered), answered
+    # Only this page's taps change its table: it asks the app nothing while it waits
+    # (a server's table polls every 1.5 s for other phones' lines).
+    page.evaluate("self.ANSWERED.length = 0")
+    frame.wait_for_timeout(2000)
+    assert page.evaluate("self.ANSWERED") == []
     record = fetched(frame, match_url + "/record.txt")
     code, state = check_text(record)
     assert code == 0 and state["scores"] == {"Ann": 256, "Bob": 0, "Cy": 0}

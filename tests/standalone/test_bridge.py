@@ -108,6 +108,17 @@ def test_the_app_in_the_phone_is_framed_by_its_page_only_and_registers_no_worker
     assert "data-worker" not in home.body.decode()  # its page's worker is the only one
 
 
+def test_the_phone_s_table_asks_for_no_refresh_only_its_own_taps_change_it(
+    tmp_path: Path,
+) -> None:
+    # One page runs the app (another tab is told it runs elsewhere): a poll every 1.5 s
+    # would only cost the phone's battery. A server's table polls (tests/app).
+    phone = Standalone(tmp_path, SETTLE)
+    play(phone)
+    table = phone.answer("GET", f"/m/{listed_match(phone)}", []).body.decode()
+    assert 'id="table"' in table and 'class="live"' not in table and "/live?" not in table
+
+
 def test_the_lab_says_it_needs_a_server(tmp_path: Path) -> None:
     phone = Standalone(tmp_path, SETTLE)
     for url in ("/lab", "/lab?match=x", "/lab/abcdefgh12345678"):  # the form, a run's page
