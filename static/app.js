@@ -164,6 +164,11 @@
   var settled = 0;  // performance.now() from which the table on screen takes taps
   var settleTimer = null;
   var sending = false;
+  // The keys are dimmed while a tap is on its way only once its answer is this late
+  // ("still-sending"): a quicker answer brings the new table, dimmed as it settles, and
+  // dimming the old one first cost a repaint of every key (docs/PERFORMANCE.md).
+  var SENDING_LOOK_MS = 200;
+  var sendingLook = null;
 
   function settle(table) {
     var ms = parseInt(table.dataset.settle, 10) || 0;
@@ -206,6 +211,11 @@
       sending = true;
       var table = document.getElementById("table");
       if (table) { table.classList.add("sending"); }
+      clearTimeout(sendingLook);
+      sendingLook = setTimeout(function () {
+        var still = document.getElementById("table");
+        if (sending && still) { still.classList.add("still-sending"); }
+      }, SENDING_LOOK_MS);
       document.querySelectorAll("#table .live").forEach(function (live) {
         htmx.trigger(live, "htmx:abort");
       });
@@ -217,8 +227,9 @@
     var config = e.detail.requestConfig;
     if (config && config.verb === "post" && e.detail.elt.closest) {
       sending = false;
+      clearTimeout(sendingLook);
       var table = document.getElementById("table");
-      if (table) { table.classList.remove("sending"); }
+      if (table) { table.classList.remove("sending", "still-sending"); }
     }
   });
   // The last line's banner shows two lines: a tap on its sentence shows it whole.

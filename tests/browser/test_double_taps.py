@@ -7,10 +7,12 @@ second lands on whatever the first tap brought there)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from companion.taps import SETTLE_MS
 
@@ -139,6 +141,68 @@ def test_a_deliberate_second_play_after_the_settle_time_is_recorded(
     thumb.locator('.keyboard [aria-label="Red 4"]').tap()
     expect(thumb.locator("#table")).to_have_attribute("data-version", str(version + 2))
     assert lines(thumb, url)[-2:] == ["Ann: R3", "Bob: R4"]
+
+
+# The table's looks as they change (its classes, and a key's opacity), by the page's clock.
+LOOKS = """() => {
+  window.LOOKS = [];
+  const seen = () => {
+    const table = document.getElementById("table");
+    const key = table && table.querySelector("form[method=post] button");
+    LOOKS.push({at: performance.now(), classes: table ? table.className.split(" ") : [],
+                opacity: key ? getComputedStyle(key).opacity : null});
+  };
+  new MutationObserver(seen).observe(document.body,
+    {subtree: true, childList: true, attributes: true, attributeFilter: ["class"]});
+}"""
+
+
+@dataclass(frozen=True)
+class Look:
+    at: float  # the page's clock, ms
+    classes: list[str]  # the table's
+    opacity: str | None  # its first key's
+
+
+def looks_of_a_tap(page: Page, key: str, held_ms: int = 0) -> list[Look]:
+    """The table's looks from a tap on `key` to the new table; the post held `held_ms`
+    on its way (a slow network)."""
+
+    def hold(route: Route) -> None:
+        if route.request.method == "POST":
+            time.sleep(held_ms / 1000)
+        route.continue_()
+
+    settled(page)
+    version = page.locator("#table").get_attribute("data-version")
+    page.evaluate(LOOKS)
+    page.route("**/line*", hold)
+    page.locator(f'.keyboard [aria-label="{key}"]').tap()
+    expect(page.locator("#table")).not_to_have_attribute("data-version", str(version))
+    page.unroute("**/line*")
+    return [Look(**look) for look in page.evaluate("LOOKS")]
+
+
+def first(looks: list[Look], name: str) -> Look:
+    return next(look for look in looks if name in look.classes)
+
+
+def test_the_keys_look_taken_while_a_late_answer_keeps_the_table_waiting(
+    thumb: Page, guarded: str
+) -> None:
+    """Dimmed while a tap is on its way only once its answer is late (static/app.js):
+    a quick answer's new table comes dimmed as it settles, and dimming the old one first
+    repainted every key for nothing. The keys take no tap all the while either way."""
+    t = Table(thumb, guarded)
+    t.import_record(THREE)
+    t.tab("Red")
+    late = looks_of_a_tap(thumb, "Red 3", held_ms=700)
+    dimmed = first(late, "still-sending")
+    assert dimmed.opacity == "0.6", late
+    assert 150 < dimmed.at - first(late, "sending").at < 600, late
+    quick = looks_of_a_tap(thumb, "Red 4")
+    if first(quick, "settling").at - first(quick, "sending").at < 150:  # not a busy machine
+        assert not any("still-sending" in look.classes for look in quick), quick
 
 
 @pytest.mark.parametrize("interval", ENDS)
