@@ -14,12 +14,15 @@
 - a recorded play: a tap on a card until the table shows the new line, in the app in
   the phone and, for comparison, on the app server (`python -m companion`) in the same
   browser, median and max of --plays taps; and in the phone, the app's own time for
-  each tap (its post and the table it answers with, in the app's worker: Python's
-  answer and its database kept, as self.ANSWERED, standalone/site/shell.js, has them);
+  each tap (its post and the table it answers with, in the app's worker: what each
+  waited for there, Python's answer and its database kept, as self.ANSWERED,
+  standalone/site/shell.js, has them), and those parts' medians;
 - what a tap costs the whole browser in CPU, in the phone and on the server: each
   part's time over the taps less the same length of time with no tap, by process and,
   in the renderer, by thread (the pages' main thread, the app's worker, V8's background
-  pool: bench/browser_cpu.py).
+  pool: bench/browser_cpu.py);
+- what the table costs the browser while it waits for a tap, a second's CPU by part (a
+  server's table polls every 1.5 s; the bench reads the screen as often).
 
 With --slower N the browser runs on 1/N of this machine's CPU time (a cgroup's CPU quota:
 all its cores' time divided by N; root and cgroups needed). Chromium's own CPU throttling
@@ -142,12 +145,22 @@ def start(page: Page, url: str) -> dict[str, float]:
     return {"shown": shown * 1000, **started}
 
 
-# The app's time for a tap: its post and the table the post sends the page on to (the
-# answer after it); not a poll of the live table that came meanwhile (every 1.5 s).
+# The app's time for a tap, in its parts: its post and the table the post sends the page
+# on to (the answer after it), each what it waited for in the worker (an earlier answer's
+# write: the post's, since the post's 303 leaves before it), Python's answer, then its
+# database kept (standalone/site/worker.js; a build before 2026-11-28 says no wait).
 TAP_TIME = """(() => {
   const at = self.ANSWERED.findIndex((a) => a.method === "POST");
-  return self.ANSWERED.slice(at, at + 2).reduce((t, a) => t + a.app + a.kept, 0);
+  return self.ANSWERED.slice(at, at + 2).flatMap((a) => [a.waited || 0, a.app, a.kept]);
 })()"""
+TAP_PARTS = (
+    "the post waited",
+    "its Python",
+    "its write",
+    "the table waited",
+    "its Python",
+    "its write",
+)
 
 
 # The table's next version, awaited in the page (set before the tap): a Playwright
@@ -174,10 +187,11 @@ def read_the_table(frame: Frame | Page, shell: Page | None) -> tuple[str, str]:
 
 def plays(
     frame: Frame | Page, base: str, count: int, shell: Page | None = None
-) -> tuple[list[float], list[float], dict[str, float]]:
+) -> tuple[list[float], list[list[float]], dict[str, float], dict[str, float]]:
     """Milliseconds from a tap on a number card to the table showing the new line; with
-    the page that runs the app in the phone (`shell`), the app's own for each tap; and
-    what a tap cost each part of the browser in CPU (bench/browser_cpu.py)."""
+    the page that runs the app in the phone (`shell`), the app's own for each tap (its
+    TAP_PARTS); what a tap cost each part of the browser in CPU (bench/browser_cpu.py);
+    and what each part spent a second, in ms, while the table waited for a tap."""
     frame.goto(base + "/new")
     for i, name in enumerate(("Ann", "Bob", "Cy")):
         frame.fill(f"#players-{i}", name)
@@ -194,6 +208,7 @@ def plays(
     time.sleep(1.5)
     idle = browser_cpu.between(before, browser_cpu.spent())
     quiet = time.perf_counter() - began
+    waiting = {part: seconds * 1000 / quiet for part, seconds in idle.items()}
     taken, spent = [], []
     for i in range(count + 1):
         # As a person taps: the table read first (the tap guard takes no tap on a
@@ -213,7 +228,7 @@ def plays(
     busy = browser_cpu.between(before, browser_cpu.spent())
     scale = (time.perf_counter() - began_all) / quiet
     idle = {part: seconds * scale for part, seconds in idle.items()}
-    return taken[1:], spent[1:], browser_cpu.per_tap(busy, idle, count)
+    return taken[1:], spent[1:], browser_cpu.per_tap(busy, idle, count), waiting
 
 
 def spread(values: list[float]) -> str:
@@ -262,11 +277,11 @@ def main() -> None:
             page = browser.pages[0]
             cold = start(page, site)
             warm = start(page, site)
-            phone_plays, app_times, phone_cpu = plays(
+            phone_plays, app_times, phone_cpu, phone_idle = plays(
                 app_frame(page), site + "app", args.plays, page
             )
             server_page = browser.new_page()
-            server_plays, _, server_cpu = plays(server_page, server, args.plays)
+            server_plays, _, server_cpu, server_idle = plays(server_page, server, args.plays)
             browser.close()
     for name, figures in (("cold start", cold), ("warm start", warm)):
         said = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in figures.items())
@@ -275,13 +290,25 @@ def main() -> None:
         f"a recorded play, tap to table: in the phone {spread(phone_plays)}, "
         f"on the server {spread(server_plays)}"
     )
-    print(f"a recorded play, the app's own time in the phone (post and table): {spread(app_times)}")
+    whole = [sum(parts) for parts in app_times]
+    print(f"a recorded play, the app's own time in the phone (post and table): {spread(whole)}")
+    medians = (statistics.median(part) for part in zip(*app_times, strict=True))
+    said = ", ".join(f"{name} {ms:.1f}" for name, ms in zip(TAP_PARTS, medians, strict=True))
+    print(f"  its parts, median ms: {said}")
     print("a recorded play, the browser's CPU a tap (ms, beyond the same time with no tap):")
     for place, cpu in (("in the phone", phone_cpu), ("on the server", server_cpu)):
-        parts = ", ".join(
-            f"{part} {ms:.0f}" for part, ms in sorted(cpu.items(), key=lambda p: -p[1])
-        )
-        print(f"  {place}: {sum(cpu.values()):.0f} in all: {parts}")
+        print(f"  {place}: {by_part(cpu)}")
+    # The bench's own reads of the screen (one every 1.5 s, as before each tap) included.
+    print("the table waiting for a tap, the browser's CPU a second (ms):")
+    for place, cpu in (("in the phone", phone_idle), ("on the server", server_idle)):
+        print(f"  {place}: {by_part(cpu, 1)}")
+
+
+def by_part(cpu: dict[str, float], digits: int = 0) -> str:
+    parts = ", ".join(
+        f"{part} {ms:.{digits}f}" for part, ms in sorted(cpu.items(), key=lambda p: -p[1])
+    )
+    return f"{sum(cpu.values()):.{digits}f} in all: {parts}"
 
 
 if __name__ == "__main__":

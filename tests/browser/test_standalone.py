@@ -191,6 +191,16 @@ REFUSE = """() => {
   };
 }"""
 GIVE_BACK = "() => { IDBObjectStore.prototype.put = self.put; }"
+# The requests the app had answered when the page showed that a write was refused (the
+# worker's messages come in the order it sent them).
+ANSWERED_AT_NOTICE = """() => {
+  self.ANSWERED.length = 0;
+  const notice = document.getElementById("unkept");
+  const seen = new MutationObserver(() => {
+    if (!notice.hidden) { self.AT_NOTICE = self.ANSWERED.map((a) => a.method); seen.disconnect(); }
+  });
+  seen.observe(notice, {attributes: true});
+}"""
 
 
 def kept_when_the_storage_refuses(page: Page, url: str) -> None:
@@ -201,10 +211,14 @@ def kept_when_the_storage_refuses(page: Page, url: str) -> None:
     other = t.new_match(["Dee", "Eve"])
     (worker,) = page.workers
     worker.evaluate(REFUSE)
+    page.evaluate(ANSWERED_AT_NOTICE)
     t.start("Red 5")
     t.expect_turn("Dee")  # the app has the line
     notice = page.locator("#unkept")
     expect(notice).to_contain_text("This phone did not keep the last change")
+    # The tap's 303 left before its write; the table it sent the page on to waited for
+    # that write (here refused, and said so) before Python answered it.
+    assert page.evaluate("self.AT_NOTICE") == ["POST"]
     shot(page, "standalone-unkept", "phone")
     worker.evaluate(GIVE_BACK)
     notice.get_by_role("button", name="Keep it").click()
