@@ -16,7 +16,8 @@
   browser, median and max of --plays taps; and in the phone, the app's own time for
   each tap (its post and the table it answers with, in the app's worker: what each
   waited for there, Python's answer and its database kept, as self.ANSWERED,
-  standalone/site/shell.js, has them), and those parts' medians;
+  standalone/site/shell.js, has them), and those parts' medians; apart, the post's
+  write after its 303, and the app's time with it counted in as if done before;
 - what a tap costs the whole browser in CPU, in the phone and on the server: each
   part's time over the taps less the same length of time with no tap, by process and,
   in the renderer, by thread (the pages' main thread, the app's worker, V8's background
@@ -147,11 +148,14 @@ def start(page: Page, url: str) -> dict[str, float]:
 
 # The app's time for a tap, in its parts: its post and the table the post sends the page
 # on to (the answer after it), each what it waited for in the worker (an earlier answer's
-# write: the post's, since the post's 303 leaves before it), Python's answer, then its
-# database kept (standalone/site/worker.js; a build before 2026-11-28 says no wait).
+# write: the post's, since 492383f its 303 leaves before it), Python's answer, then its
+# database kept before the answer left. Last, apart: the post's write after its 303, done
+# while the browser follows the redirect (standalone/site/worker.js; builds before
+# 492383f say no wait and write before the 303).
 TAP_TIME = """(() => {
   const at = self.ANSWERED.findIndex((a) => a.method === "POST");
-  return self.ANSWERED.slice(at, at + 2).flatMap((a) => [a.waited || 0, a.app, a.kept]);
+  const [post, table] = self.ANSWERED.slice(at, at + 2);
+  return [post, table].flatMap((a) => [a.waited || 0, a.app, a.kept]).concat(post.keptAfter || 0);
 })()"""
 TAP_PARTS = (
     "the post waited",
@@ -290,11 +294,17 @@ def main() -> None:
         f"a recorded play, tap to table: in the phone {spread(phone_plays)}, "
         f"on the server {spread(server_plays)}"
     )
-    whole = [sum(parts) for parts in app_times]
+    whole = [sum(parts[:-1]) for parts in app_times]
     print(f"a recorded play, the app's own time in the phone (post and table): {spread(whole)}")
-    medians = (statistics.median(part) for part in zip(*app_times, strict=True))
-    said = ", ".join(f"{name} {ms:.1f}" for name, ms in zip(TAP_PARTS, medians, strict=True))
+    medians = [statistics.median(part) for part in zip(*app_times, strict=True)]
+    said = ", ".join(f"{name} {ms:.1f}" for name, ms in zip(TAP_PARTS, medians[:-1], strict=True))
     print(f"  its parts, median ms: {said}")
+    # As if nothing ran beside the redirect: the table's wait is part of the write then.
+    serial = [sum(parts[:-1]) - parts[3] + parts[-1] for parts in app_times]
+    print(
+        f"  the post's write after its 303 (beside the redirect), median {medians[-1]:.1f} ms;"
+        f" counted in, as if done before it: {spread(serial)}"
+    )
     print("a recorded play, the browser's CPU a tap (ms, beyond the same time with no tap):")
     for place, cpu in (("in the phone", phone_cpu), ("on the server", server_cpu)):
         print(f"  {place}: {by_part(cpu)}")

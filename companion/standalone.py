@@ -57,7 +57,9 @@ STANDALONE = {
     "STATIC_KEPT": False,  # its service worker serves the build's files, of one version
     # One page runs the app and only its own taps change a table (another tab is told
     # the app runs elsewhere: standalone/site/shell.js): no poll every 1.5 s, which cost
-    # the phone's CPU (its battery) even with nothing to show.
+    # the phone's CPU (its battery) even with nothing to show. (On a server the poll
+    # also brings a table whose own tap's answer was lost; here an answer later than
+    # 15 s leaves the table as it was, with "Send again": static/unsent.js.)
     "LIVE_REFRESH": False,
     # Its browser storage keeps whole files, written after each change: SQLite's log kept
     # under 64 pages (256 KB), so a tap writes about 150 KB there, not a log of up to

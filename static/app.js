@@ -168,7 +168,7 @@
   // ("still-sending"): a quicker answer brings the new table, dimmed as it settles, and
   // dimming the old one first cost a repaint of every key (docs/PERFORMANCE.md).
   var SENDING_LOOK_MS = 200;
-  var sendingLook = null;
+  var stillSendingTimer = null;
 
   function settle(table) {
     var ms = parseInt(table.dataset.settle, 10) || 0;
@@ -211,8 +211,8 @@
       sending = true;
       var table = document.getElementById("table");
       if (table) { table.classList.add("sending"); }
-      clearTimeout(sendingLook);
-      sendingLook = setTimeout(function () {
+      clearTimeout(stillSendingTimer);
+      stillSendingTimer = setTimeout(function () {
         var still = document.getElementById("table");
         if (sending && still) { still.classList.add("still-sending"); }
       }, SENDING_LOOK_MS);
@@ -227,7 +227,7 @@
     var config = e.detail.requestConfig;
     if (config && config.verb === "post" && e.detail.elt.closest) {
       sending = false;
-      clearTimeout(sendingLook);
+      clearTimeout(stillSendingTimer);
       var table = document.getElementById("table");
       if (table) { table.classList.remove("sending", "still-sending"); }
     }

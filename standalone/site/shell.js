@@ -163,6 +163,11 @@
           answered.push(event.data);
           answered.splice(0, answered.length - 100);
         }
+        // A redirect's write, made after it left (worker.js): added to its answer.
+        if (event.data.type === "keptAfter") {
+          var written = answered.filter(function (a) { return a.url === event.data.url; }).pop();
+          if (written) { written.keptAfter = event.data.ms; }
+        }
       };
       worker.onerror = function (event) { reject(new Error(event.message || "worker.js")); };
     });

@@ -111,8 +111,11 @@ try {
       return;
     }
     const port = event.ports[0];
+    // When this handler ran: a message that came during Python's work or a write's
+    // synchronous part waited that long unseen (not counted).
     const arrived = performance.now();
-    queue = queue.then(() => answer(py, phone, event.data, port, arrived));
+    // One answer that fails (its port gone) must not stop the ones after it.
+    queue = queue.then(() => answer(py, phone, event.data, port, arrived)).catch(() => {});
   };
   self.postMessage({ type: "ready", timings });
   if (refused) {
@@ -140,12 +143,14 @@ async function answer(py, phone, request, port, arrived) {
     const answered = performance.now();
     keepAfter = wrote && REDIRECTS.has(reply.status);
     if (wrote && !keepAfter) await keep(py); // its answer is shown either way, as the app gave it
-    // What the answer waited for: an earlier request or its write, Python, this write.
+    // What the answer waited for: an earlier request or its write, Python, and its own
+    // write when that comes first (a redirect's is measured after it left: `keptAfter`).
     const waited = started - arrived;
     const app = answered - started;
     const kept = performance.now() - answered;
-    const timing = `waited;dur=${waited.toFixed(1)}, app;dur=${app.toFixed(1)}, kept;dur=${kept.toFixed(1)}`;
-    reply.headers.push(["Server-Timing", timing]);
+    const timing = [`waited;dur=${waited.toFixed(1)}`, `app;dur=${app.toFixed(1)}`];
+    if (!keepAfter) timing.push(`kept;dur=${kept.toFixed(1)}`);
+    reply.headers.push(["Server-Timing", timing.join(", ")]);
     // The same figures for the page (its measurements), before the answer leaves.
     const method = request.method;
     self.postMessage({ type: "answered", method, url: request.url, waited, app, kept });
@@ -153,6 +158,14 @@ async function answer(py, phone, request, port, arrived) {
     const said = new TextEncoder().encode(failure(error));
     reply = { status: 500, headers: [["Content-Type", "text/plain; charset=utf-8"]], body: said };
   }
-  port.postMessage(reply, [reply.body.buffer]);
-  if (keepAfter) await keep(py);
+  try {
+    port.postMessage(reply, [reply.body.buffer]);
+  } finally {
+    if (keepAfter) {
+      const writing = performance.now();
+      await keep(py);
+      // The redirect's own write, for the measurements (shell.js adds it to its answer).
+      self.postMessage({ type: "keptAfter", url: request.url, ms: performance.now() - writing });
+    }
+  }
 }
