@@ -144,8 +144,9 @@ bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 
 # The app in the phone in Chromium: a first visit's bytes, cold and warm starts, a play
-# against the server (bench/standalone.py; docs/PERFORMANCE.md). E.g. on a quarter of
-# the CPU: make bench-standalone BENCH_STANDALONE_ARGS="--slower 4" (root: a cgroup).
+# against the server (bench/standalone.py; docs/PERFORMANCE.md). E.g. each thread of the
+# browser on a quarter of a core (a phone's cores, 4x slower; root: cgroups):
+# make bench-standalone BENCH_STANDALONE_ARGS="--slower 4 --each-thread"
 BENCH_STANDALONE_ARGS ?=
 bench-standalone: $(STANDALONE) chromium
 	$(PY) bench/standalone.py $(BENCH_STANDALONE_ARGS)

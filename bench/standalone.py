@@ -1,6 +1,6 @@
 """The app in the phone (`make standalone`, issue 28), measured in Chromium.
 
-    .venv/bin/python bench/standalone.py [--slower 4] [--plays 5] [--build DIR]
+    .venv/bin/python bench/standalone.py [--slower 4 [--each-thread]] [--plays 5] [--build DIR]
 
 (`make bench-standalone`.) It prints, from one run:
 
@@ -25,13 +25,13 @@
 - what the table costs the browser while it waits for a tap, a second's CPU by part (a
   server's table polls every 1.5 s; the bench reads the screen as often).
 
-With --slower N the browser runs on 1/N of this machine's CPU time (a cgroup's CPU quota:
-all its cores' time divided by N; root and cgroups needed). Chromium's own CPU throttling
-(DevTools) slows a page's main thread but not its workers, where the app's Python runs:
-it refuses ("only supported for pages, not workers"), so it would measure nothing here.
-The quota is counted in periods of PERIOD_MS: with periods of 100 ms a play of 20 ms ran
-at full speed when it began with quota left and waited for the next period when not, so
-a run's median landed near 20 or near 80 ms by chance (docs/PERFORMANCE.md).
+With --slower N the browser runs on 1/N of this machine's CPU time, all its processes in
+one cgroup's quota (half a core at N=4 on 2 cores); with --each-thread as well, each of
+its threads on one core's time / N, as many at once as the machine has cores times N (a
+phone with that many cores, each N times slower: eight at N=4 on two): bench/slow_cpu.py
+(root and cgroups needed). Chromium's own CPU throttling (DevTools) slows a page's main
+thread but not its workers, where the app's Python runs: it refuses ("only supported for
+pages, not workers"), so it would measure nothing here.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Frame, Page, sync_playwright  # noqa: E402
 
-from bench import browser_cpu  # noqa: E402
+from bench import browser_cpu, slow_cpu  # noqa: E402
 from companion.views.phone import build_listing  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, PHONE, chromium_path  # noqa: E402
 from tests.servers import free_port  # noqa: E402
@@ -103,29 +103,6 @@ def serving(command: list[str], url: str) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=10)
-
-
-# The quota's period: short enough that a play (20-100 ms) spans several.
-PERIOD_MS = 10
-
-
-def slow_down(factor: int) -> str:
-    """This process (and the browser it starts) on 1/factor of the machine's CPU time."""
-    cores = os.cpu_count() or 1
-    period = PERIOD_MS * 1000  # microseconds
-    quota = max(1000, period * cores // factor)  # the kernel's least: 1 ms a period
-    v1 = Path("/sys/fs/cgroup/cpu")
-    if (v1 / "cpu.cfs_quota_us").exists():
-        group = v1 / "bench-standalone"
-        group.mkdir(exist_ok=True)
-        (group / "cpu.cfs_period_us").write_text(str(period))
-        (group / "cpu.cfs_quota_us").write_text(str(quota))
-    else:
-        group = Path("/sys/fs/cgroup/bench-standalone")
-        group.mkdir(exist_ok=True)
-        (group / "cpu.max").write_text(f"{quota} {period}")
-    (group / "cgroup.procs").write_text(str(os.getpid()))
-    return f"{cores} cores' time / {factor}, in periods of {PERIOD_MS} ms (cgroup {group})"
 
 
 def app_frame(page: Page) -> Frame:
@@ -249,6 +226,12 @@ def spread(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--slower", type=int, default=1, help="CPU time divided by this")
+    parser.add_argument(
+        "--each-thread",
+        action="store_true",
+        help="with --slower: each thread of the browser on one core's time divided by it, "
+        "not the whole browser on the machine's",
+    )
     parser.add_argument("--plays", type=int, default=5, choices=range(1, 1001), metavar="N")
     parser.add_argument(
         "--build",
@@ -258,6 +241,8 @@ def main() -> None:
         "is this checkout's",
     )
     args = parser.parse_args()
+    if args.each_thread and args.slower < 2:
+        parser.error("--each-thread slows each thread by --slower N: give N (2 or more)")
     build = args.build.resolve()
     if not (build / "build.js").exists():
         sys.exit(f"bench/standalone.py: no build in {build}: run make standalone first")
@@ -278,9 +263,11 @@ def main() -> None:
     os.environ["COMPANION_RATELIMIT_ENABLED"] = "false"
     site = f"http://127.0.0.1:{static_port}/{build.name}/"
     server = f"http://127.0.0.1:{app_port}"
-    with serving(static, site), serving(app, server + "/"):
-        if args.slower > 1:
-            print(f"CPU: {slow_down(args.slower)}")
+    with serving(static, site), serving(app, server + "/"), ExitStack() as slowed:
+        if args.slower > 1 and args.each_thread:
+            print(f"CPU: {slowed.enter_context(slow_cpu.each_thread(args.slower))}")
+        elif args.slower > 1:
+            print(f"CPU: {slow_cpu.whole_browser(args.slower)}")
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
             browser = p.chromium.launch_persistent_context(
                 profile, executable_path=chromium_path(), args=CHROMIUM_FLAGS, viewport=PHONE
