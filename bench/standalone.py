@@ -1,6 +1,7 @@
 """The app in the phone (`make standalone`, issue 28), measured in Chromium.
 
-    .venv/bin/python bench/standalone.py [--slower 4 [--each-thread]] [--plays 5] [--build DIR]
+    .venv/bin/python bench/standalone.py [--slower 4 [--each-thread]] [--network MBPS]
+        [--plays 5] [--build DIR]
 
 (`make bench-standalone`.) It prints, from one run:
 
@@ -10,7 +11,8 @@
 - a cold start (a fresh browser profile: the download from a static server on loopback,
   Pyodide, the app) and a warm start (the same profile reloaded: everything from the
   service worker's cache), each until the app's first page is shown, with the page's
-  own timings (self.STARTED, standalone/site/shell.js);
+  own timings (self.STARTED, standalone/site/shell.js); with --network, the page's
+  downloads at a phone network's speed;
 - a recorded play: a tap on a card until the table shows the new line, in the app in
   the phone and, for comparison, on the app server (`python -m companion`) in the same
   browser, median and max of --plays taps; and in the phone, the app's own time for
@@ -54,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "standalone"
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import Frame, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import CDPSession, Frame, Page, sync_playwright  # noqa: E402
 
 from bench import browser_cpu, slow_cpu  # noqa: E402
 from companion.views.phone import build_listing  # noqa: E402
@@ -103,6 +105,28 @@ def serving(command: list[str], url: str) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+# A phone's network for --network: each request's round trip (ms), and its speed.
+NETWORK_LATENCY_MS = 40
+
+
+def slow_network(cdp: CDPSession, megabits: float) -> None:
+    """The page's own requests (a first visit's download) at `megabits` a second down,
+    a quarter of it up, NETWORK_LATENCY_MS a round trip (Chromium's network emulation,
+    which the service worker's and the app worker's requests are not under: they are
+    answered from the phone's cache)."""
+    cdp.send("Network.enable")
+    down = megabits * 1e6 / 8  # bytes a second
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": NETWORK_LATENCY_MS,
+            "downloadThroughput": down,
+            "uploadThroughput": down / 4,
+        },
+    )
 
 
 def app_frame(page: Page) -> Frame:
@@ -227,6 +251,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--slower", type=int, default=1, help="CPU time divided by this")
     parser.add_argument(
+        "--network",
+        type=float,
+        default=0,
+        help="the page's own downloads at this many megabits a second (a phone's network: "
+        "a first visit's download waits for bytes, not for the CPU as on loopback)",
+    )
+    parser.add_argument(
         "--each-thread",
         action="store_true",
         help="with --slower: each thread of the browser on one core's time divided by it, "
@@ -273,6 +304,8 @@ def main() -> None:
                 profile, executable_path=chromium_path(), args=CHROMIUM_FLAGS, viewport=PHONE
             )
             page = browser.pages[0]
+            if args.network:
+                slow_network(browser.new_cdp_session(page), args.network)
             cold = start(page, site)
             warm = start(page, site)
             phone_plays, app_times, phone_cpu, phone_idle = plays(

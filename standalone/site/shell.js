@@ -2,9 +2,10 @@
 // server"). On the first visit it downloads the build's files into a cache named after
 // the build's version, showing the bytes as they come; it registers the service worker
 // (sw.js), which from then on serves those files with no network, and starts the app's
-// Python in a worker (worker.js). The app is shown in the frame: each request the frame
-// makes reaches the service worker, which hands it to this page, which hands it to the
-// worker; the app's answer goes back the same way.
+// Python in a worker (worker.js) while the last of them (the app's packages) download.
+// The app is shown in the frame: each request the frame makes reaches the service
+// worker, which hands it to this page, which hands it to the worker; the app's answer
+// goes back the same way.
 (function () {
   "use strict";
 
@@ -38,10 +39,11 @@
     return;
   }
 
-  // ---- the build's files, each downloaded once into this version's cache
+  // ---- the build's files, each downloaded once into this version's cache; the app's
+  // Python starts once all but KEPT_LAST (files.js) are kept, while those download (run)
   function megabytes(bytes) { return (bytes / 1e6).toFixed(1); }
   function download() {
-    return caches.open(CACHE).then(function (cache) {
+    var kept = caches.open(CACHE).then(function (cache) {
       var total = BUILD.files.reduce(function (sum, file) { return sum + self.downloadSize(file); }, 0);
       var done = 0;
       function count(bytes) {
@@ -49,7 +51,7 @@
         bar.value = done / total;
         figures.textContent = _("{done} of {total} MB", { done: megabytes(done), total: megabytes(total) });
       }
-      return Promise.all(BUILD.files.map(function (file) {
+      function keep(file) {
         var url = new URL(file[0], location.href).href;
         return cache.match(url).then(function (kept) {
           if (kept) { count(self.downloadSize(file)); return; }
@@ -61,8 +63,25 @@
             return cache.put(url, response);
           });
         });
+      }
+      // All at once (the network shared, as a phone's is), the app's worker started
+      // once all but KEPT_LAST are kept.
+      var keeping = BUILD.files.map(keep);
+      var first = Promise.all(keeping.filter(function (keepingIt, at) {
+        return self.KEPT_LAST.indexOf(BUILD.files[at][0]) < 0;
       }));
+      return { first: first, all: Promise.all(keeping) };
     });
+    var all = kept.then(function (steps) { return steps.all; });
+    all.catch(function () { /* said where it is waited for (run), if it is */ });
+    return { first: kept.then(function (steps) { return steps.first; }), all: all };
+  }
+
+  function downloadFailed(error) {
+    stopped(navigator.onLine === false || error instanceof TypeError
+      ? _("The app could not be downloaded: no connection. Open it once with a connection; from then on it works without one.")
+      : _("The app could not start: {why}", { why: String(error.message || error) }));
+    throw error;
   }
 
   // ---- a version installed while the app ran before is taken now, at the start
@@ -143,7 +162,7 @@
   // ---- the app's Python, in a worker; the frame's requests handed to it
   var answered = self.ANSWERED = [];
   function startPython() {
-    say(_("Starting the app's Python…"));
+    if (bar.hidden) { say(_("Starting the app's Python…")); } // else once downloaded (run)
     return new Promise(function (resolve, reject) {
       // The tap guard's timings for this browser only, if set (the tests' quicker taps:
       // tests/browser/test_standalone.py); the worker takes no other setting.
@@ -152,9 +171,7 @@
       var worker = new Worker("worker.js?settings=" + encodeURIComponent(settings), { type: "module" });
       worker.onmessage = function (event) {
         if (event.data.type === "ready") {
-          // How long each step took (read by the tests and the measurements).
-          self.STARTED = Object.assign({ page: performance.now() }, downloadTime, event.data.timings);
-          resolve(worker);
+          resolve({ worker: worker, timings: event.data.timings });
         }
         if (event.data.type === "failed") { reject(new Error(event.data.message)); }
         if (event.data.type === "storage") { unkeptNotice(worker, event.data); }
@@ -248,6 +265,7 @@
 
   var downloadTime = {};
   function run() {
+    var downloading = null, started = 0;
     return takeWaitingVersion().then(function (taken) {
       if (taken) { location.reload(); return new Promise(function () {}); }
       return staleVersion();
@@ -255,14 +273,10 @@
       // Another tab took a new version while this page waited for it to close: this
       // page's version is gone, and a reload opens the new one (with no download).
       if (stale) { location.reload(); return new Promise(function () {}); }
-      var started = performance.now();
-      return download().then(function () { downloadTime.download = performance.now() - started; });
-    }).catch(function (error) {
-      stopped(navigator.onLine === false || error instanceof TypeError
-        ? _("The app could not be downloaded: no connection. Open it once with a connection; from then on it works without one.")
-        : _("The app could not start: {why}", { why: String(error.message || error) }));
-      throw error;
-    }).then(function () {
+      started = performance.now();
+      downloading = download();
+      return downloading.first;
+    }).catch(downloadFailed).then(function () {
       // Checked with the host on each start, build.js included (never from the HTTP cache).
       var registered = navigator.serviceWorker.register("sw.js", { updateViaCache: "none" });
       registered.then(announceUpdates, function () { /* the version this phone has */ });
@@ -271,8 +285,22 @@
       // bad network) holds the browser's check of it, and this start would wait behind.
       return navigator.serviceWorker.controller ? navigator.serviceWorker.ready
         : registered.then(function () { return navigator.serviceWorker.ready; });
-    }).then(startPython).then(function (worker) {
-      running = worker;
+    }).then(function () {
+      // The rest of the download (KEPT_LAST) while the app's Python starts: its worker
+      // loads Pyodide's runtime meanwhile, and is served those files once they are kept.
+      var downloaded = downloading.all.then(function () {
+        downloadTime.download = performance.now() - started;
+        if (!bar.hidden) { say(_("Starting the app's Python…")); }
+      }).catch(downloadFailed);
+      // When the app's worker was made, from the download's start (the measurements):
+      // on a first visit, before the download's end.
+      downloadTime.worker = performance.now() - started;
+      return Promise.all([startPython(), downloaded]);
+    }).then(function (ready) {
+      // How long each step took (read by the tests and the measurements): the download's
+      // last files and Pyodide's runtime (in the app's worker) at the same time.
+      self.STARTED = Object.assign({ page: performance.now() }, downloadTime, ready[0].timings);
+      running = ready[0].worker;
       show();
     }).catch(function (error) {
       if (again.hidden) { stopped(_("The app could not start: {why}", { why: String(error.message || error) })); }

@@ -18,12 +18,15 @@ function url(path) { return new URL(path, SCOPE).href; }
 
 self.addEventListener("install", function (event) {
   // A version's files, each downloaded unless the page already did (a first visit).
+  // At the first install of all (no version active yet), the page that registered this
+  // worker is still downloading some of them (KEPT_LAST, shell.js): left to it.
   // No skipWaiting: a new version waits, and the page takes it at its next start.
+  var pageDownloads = !self.registration.active;
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     return Promise.all(self.BUILD.files.map(function (file) {
       var at = url(file[0]);
       return cache.match(at).then(function (kept) {
-        return kept || self.downloadFile(file).then(function (response) {
+        return kept || pageDownloads || self.downloadFile(file).then(function (response) {
           return cache.put(at, response);
         });
       });
@@ -73,11 +76,30 @@ function fromCache(request) {
   var at = request.url.split("#")[0].split("?")[0];
   var key = at === SCOPE ? INDEX : at;
   return caches.open(CACHE).then(function (cache) {
-    return cache.match(key).then(function (hit) {
+    return keptBy(cache, key).then(function (hit) {
       if (!hit) { return fetch(request); }
       return versioned(request.url) ? forAYear(hit) : hit;
     });
   });
+}
+
+// A file the page keeps last (KEPT_LAST) that is not kept yet is on its way: a first
+// visit's app worker asks for it while the page still downloads it (shell.js). Its
+// answer waits until the page has kept it (KEPT_LAST_WAIT_SECONDS at most, then the
+// network: within the time a browser gives a service worker's event).
+var KEPT_LAST = self.KEPT_LAST.map(url);
+var KEPT_LAST_WAIT_SECONDS = 180;
+var LOOK_AGAIN_MS = 100;
+
+function keptBy(cache, key) {
+  var deadline = Date.now() + KEPT_LAST_WAIT_SECONDS * 1000;
+  function look() {
+    return cache.match(key).then(function (hit) {
+      if (hit || KEPT_LAST.indexOf(key) < 0 || Date.now() > deadline) { return hit; }
+      return new Promise(function (later) { setTimeout(later, LOOK_AGAIN_MS); }).then(look);
+    });
+  }
+  return look();
 }
 
 // The app's static files at an address that carries a digest (?v=, as the app writes

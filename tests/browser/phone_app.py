@@ -30,11 +30,12 @@ class StaticFiles(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def static_site(folder: Path) -> Iterator[tuple[str, ThreadingHTTPServer]]:
-    """`folder` served on loopback: the address of its standalone/, and the server."""
-    httpd = ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(StaticFiles, directory=str(folder))
-    )
+def static_site(
+    folder: Path, files: type[StaticFiles] = StaticFiles
+) -> Iterator[tuple[str, ThreadingHTTPServer]]:
+    """`folder` served on loopback (by `files`): the address of its standalone/, and the
+    server."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(files, directory=str(folder)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}/standalone/", httpd

@@ -8,6 +8,7 @@ screens as the server app given the same record."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -19,36 +20,71 @@ from engine.tools.cli import check_text
 
 from .conftest import PHONE, shot
 from .hand import play_the_hand
-from .phone_app import fetched, opened, phone, static_site
+from .phone_app import START_SECONDS, StaticFiles, fetched, opened, phone, static_site
 from .table import Table
 
 
+class HeldBack(StaticFiles):
+    """A static host that holds the app's packages back until `released`, and notes the
+    path of each request (a class of its own for each test: `held_back`)."""
+
+    released: threading.Event
+    asked: list[str]
+
+    def do_GET(self) -> None:
+        self.asked.append(self.path)
+        if self.path.endswith("/python/site.zip.gz"):
+            self.released.wait(START_SECONDS)
+        super().do_GET()
+
+
+def held_back() -> type[HeldBack]:
+    return type("Held", (HeldBack,), {"released": threading.Event(), "asked": []})
+
+
 @pytest.fixture
-def site(built: Path) -> Iterator[tuple[str, ThreadingHTTPServer]]:
+def site(built: Path) -> Iterator[tuple[str, ThreadingHTTPServer, type[HeldBack]]]:
     """The built site at /standalone/ of a static server on loopback; the server, to
-    stop it."""
-    with static_site(built.parent) as (url, httpd):
-        yield url, httpd
+    stop it; what it was asked, and its packages released (HeldBack)."""
+    host = held_back()
+    with static_site(built.parent, host) as (url, httpd):
+        try:
+            yield url, httpd, host
+        finally:
+            host.released.set()  # a request still held lets go
 
 
 def test_the_app_in_the_phone_referees_a_hand_offline_and_keeps_it(
-    browser: Browser, site: tuple[str, ThreadingHTTPServer], server: str, tmp_path: Path
+    browser: Browser,
+    site: tuple[str, ThreadingHTTPServer, type[HeldBack]],
+    server: str,
+    tmp_path: Path,
 ) -> None:
-    url, httpd = site
+    url, httpd, host = site
     profile = tmp_path / "profile"
     context = phone(browser, profile)
     page = context.pages[0]
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # The app's packages are needed last (KEPT_LAST, standalone/site/files.js): its
+    # worker starts, loading Pyodide's runtime, while they download. Held back here by the
+    # host, they keep the app from starting, not its worker from being made.
     # The first start's write refused (the phone's storage full): the app runs, and
     # says its database is not kept until a tap on Keep it keeps it. The worker is told
     # to refuse as it starts, seconds before its first write (after Python's start).
-    with page.expect_worker() as starting:
+    with page.expect_worker(timeout=60_000) as starting:
         page.goto(url)
     starting.value.evaluate(REFUSE)
+    expect(page.locator("#figures")).to_be_visible()  # still downloading
+    host.released.set()
     frame = opened(page)
+    # The packages asked of the host once each, packed: the service worker waited for
+    # the page's download of them (sw.js), and asked for them neither itself nor unpacked.
+    zips = [path for path in host.asked if "/python/" in path]
+    assert sorted(zips) == ["/standalone/python/app.zip.gz", "/standalone/python/site.zip.gz"]
     started = page.evaluate("self.STARTED")
     assert started["download"] > 0 and started["runtime"] > 0 and started["app"] > 0
+    assert started["worker"] < started["download"]  # made while the packages came
     notice = page.locator("#unkept")
     # The start's own write, not a change of the table's, is what was refused.
     expect(notice).to_contain_text("refused what the app wrote as it started")
