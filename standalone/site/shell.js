@@ -67,7 +67,7 @@
       // All at once (the network shared, as a phone's is), the app's worker started
       // once all but KEPT_LAST are kept.
       var keeping = BUILD.files.map(keep);
-      var first = Promise.all(keeping.filter(function (keepingIt, at) {
+      var first = Promise.all(keeping.filter(function (promise, at) {
         return self.KEPT_LAST.indexOf(BUILD.files[at][0]) < 0;
       }));
       return { first: first, all: Promise.all(keeping) };
@@ -162,7 +162,6 @@
   // ---- the app's Python, in a worker; the frame's requests handed to it
   var answered = self.ANSWERED = [];
   function startPython() {
-    if (bar.hidden) { say(_("Starting the app's Python…")); } // else once downloaded (run)
     return new Promise(function (resolve, reject) {
       // The tap guard's timings for this browser only, if set (the tests' quicker taps:
       // tests/browser/test_standalone.py); the worker takes no other setting.
@@ -290,7 +289,7 @@
       // loads Pyodide's runtime meanwhile, and is served those files once they are kept.
       var downloaded = downloading.all.then(function () {
         downloadTime.download = performance.now() - started;
-        if (!bar.hidden) { say(_("Starting the app's Python…")); }
+        say(_("Starting the app's Python…"));
       }).catch(downloadFailed);
       // When the app's worker was made, from the download's start (the measurements):
       // on a first visit, before the download's end.
