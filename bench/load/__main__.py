@@ -14,7 +14,9 @@ change), then:
    engine's true-card simulator) with a pause between plays, posting what the table
    screen posts (csrf_token, version, last, a fresh key, and the line's fields from
    the engine's line_fields) and fetching the fragment after each 303 as htmx does;
-   four phones polling /m/<id>/live every 1.5 s; a light client times the bare endpoint;
+   four phones, and the editor's screen between its plays, polling /m/<id>/live on
+   htmx's clock (every 1.5 s from the last ask, or from a new table's coming); a light
+   client times the bare endpoint;
 2. page weight: the table page and its scripts and styles, gzipped, and no third-party URL;
 3. growth: one long match, ~2,000 lines recorded back to back, the cost of action 20
    against action 2,000.

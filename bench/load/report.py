@@ -165,7 +165,7 @@ def report(r: dict[str, Any]) -> None:
         f"{r['seconds']:g} s: {r['requests']:,} requests, {r['requests_per_s']:.0f} req/s; "
         f"{r['lines_recorded']:,} lines recorded; polls {r['polls_per_s']:.0f}/s "
         + (
-            f"(planned {r['polls_planned_per_s']:.0f}/s)"
+            f"(the phones' planned {r['polls_planned_per_s']:.0f}/s, and the editors' own)"
             if r.get("polls_planned_per_s")
             else "(pushed: each phone asks only when told of a new line, told for free)"
         )

@@ -29,6 +29,7 @@ PLAYERS = 4
 HEADER = ("players:", "dealer:", "rules:")  # the match's header: set by the new-match form
 HX = {"HX-Request": "true"}  # what htmx sends: the table answers with its fragment
 FRAGMENT = "fragment after a play"  # the latency label of the GET that follows a 303
+POLLED = {204: "poll unchanged (204)", 200: "poll changed (200)"}  # a poll's labels
 POLLER = re.compile(rb'class="live" hx-get="([^"]+)"')  # the URL the page's htmx polls
 SHOWN = re.compile(rb'name="shown" value="([^"]+)"')  # the stamp each table form carries
 CSRF = (
@@ -165,6 +166,7 @@ class Table:
     version: int = 0
     last: int = 0
     shown: str = ""  # the screen's stamp, which its forms carry (companion/taps.py)
+    live: str = ""  # the URL its screen's live poller asks
     phones: list[Session] = field(default_factory=list)
     # Set when the editor's screen has shown a new line (--updates pushed: its phones
     # are told at no cost to the server), then replaced for the next one.
@@ -181,7 +183,7 @@ class Table:
         if url is None:
             return False
         query = parse_qs(urlsplit(url).query)
-        self.version, self.last = int(query["v"][0]), int(query["last"][0])
+        self.live, self.version, self.last = url, int(query["v"][0]), int(query["last"][0])
         stamp = SHOWN.search(page)
         self.shown = stamp.group(1).decode() if stamp else ""
         return True
@@ -289,7 +291,24 @@ class Clients:
                 if failures >= 3:
                     self.rec.notes["an editor gave up after 3 failures in a row"] += 1
                     return
-            await self.clock.pause(rng.uniform(low, high))
+            await self.think(table, rng.uniform(low, high))
+
+    async def think(self, table: Table, seconds: float) -> None:
+        """The editor's screen until the next play: its live poller asks every --poll
+        seconds from when the table came, as every phone's does (a 204: it saw its own
+        line). A told screen (--updates pushed) asks nothing: it made the change."""
+        clock = asyncio.get_running_loop().time
+        asking = clock()
+        until = asking + seconds
+        while self.args.updates == "polled" and (asking := asking + self.args.poll) < until:
+            await self.clock.pause(asking - clock())
+            if not self.clock.running():
+                return
+            reply = await self.rec.call(table.editor, "poll", "GET", table.live, POLLED, headers=HX)
+            if reply is not None and reply.status == 200:
+                table.see(reply.content)
+                asking = clock()  # a new table: a new poller, its clock from now
+        await self.clock.pause(until - clock())
 
     async def watch(self, table: Table, phone: Session, seed: int) -> None:
         """A phone: polls the URL of the table it last saw (its version and last line),
@@ -300,25 +319,32 @@ class Clients:
         pushed = self.args.updates == "pushed"
         await self.clock.pause(rng.uniform(0, self.args.poll))
         seen = False
+        clock = asyncio.get_running_loop().time
         while self.clock.running():
             if pushed and seen:
                 told = table.moved
                 await self.clock.until(told)
                 if not told.is_set():
                     break
+            asked = clock()
             reply = await self.rec.call(
                 phone,
                 "poll",
                 "GET",
                 url,
-                {204: "poll unchanged (204)", 200: "poll changed (200)"},
+                POLLED,
                 headers=HX,
             )
             if reply is not None and reply.status == 200:
                 url = poller(reply.content) or url
                 seen = True
             if not pushed or not seen:
-                await self.clock.pause(self.args.poll)
+                # On htmx's clock (`every 1500ms`): a table that came (200) brings a new
+                # poller, whose clock starts as it is swapped in; after a 204 or an error
+                # the same poller asks again 1.5 s after it last asked, however long the
+                # answer took (so a slow moment does not line the phones up).
+                changed = reply is not None and reply.status == 200
+                await self.clock.pause(self.args.poll - (0.0 if changed else clock() - asked))
 
     async def bare(self) -> None:
         client = self.session()
