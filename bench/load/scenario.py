@@ -294,21 +294,27 @@ class Clients:
             await self.think(table, rng.uniform(low, high))
 
     async def think(self, table: Table, seconds: float) -> None:
-        """The editor's screen until the next play: its live poller asks every --poll
-        seconds from when the table came, as every phone's does (a 204: it saw its own
-        line). A told screen (--updates pushed) asks nothing: it made the change."""
-        clock = asyncio.get_running_loop().time
-        asking = clock()
+        """The editor's screen until its next play: its live poller asks every --poll
+        seconds from the start of the pause (the table a play brought), as every
+        phone's does (a 204: it saw its own line). A told screen (--updates pushed)
+        asks nothing: it made the change."""
+        now = asyncio.get_running_loop().time
+        asking = now()
         until = asking + seconds
-        while self.args.updates == "polled" and (asking := asking + self.args.poll) < until:
-            await self.clock.pause(asking - clock())
+        while self.args.updates == "polled":
+            # A period after it last asked, or as an answer later than that comes (htmx
+            # then sends the one it queued): never two at once, never after the pause.
+            asking = max(asking + self.args.poll, now())
+            if asking >= until:
+                break
+            await self.clock.pause(asking - now())
             if not self.clock.running():
                 return
             reply = await self.rec.call(table.editor, "poll", "GET", table.live, POLLED, headers=HX)
             if reply is not None and reply.status == 200:
                 table.see(reply.content)
-                asking = clock()  # a new table: a new poller, its clock from now
-        await self.clock.pause(until - clock())
+                asking = now()  # a new table: a new poller, its period from now
+        await self.clock.pause(until - now())
 
     async def watch(self, table: Table, phone: Session, seed: int) -> None:
         """A phone: polls the URL of the table it last saw (its version and last line),
@@ -319,14 +325,14 @@ class Clients:
         pushed = self.args.updates == "pushed"
         await self.clock.pause(rng.uniform(0, self.args.poll))
         seen = False
-        clock = asyncio.get_running_loop().time
+        now = asyncio.get_running_loop().time
         while self.clock.running():
             if pushed and seen:
                 told = table.moved
                 await self.clock.until(told)
                 if not told.is_set():
                     break
-            asked = clock()
+            asked = now()
             reply = await self.rec.call(
                 phone,
                 "poll",
@@ -335,16 +341,16 @@ class Clients:
                 POLLED,
                 headers=HX,
             )
-            if reply is not None and reply.status == 200:
+            changed = reply is not None and reply.status == 200
+            if changed:
                 url = poller(reply.content) or url
                 seen = True
             if not pushed or not seen:
                 # On htmx's clock (`every 1500ms`): a table that came (200) brings a new
-                # poller, whose clock starts as it is swapped in; after a 204 or an error
-                # the same poller asks again 1.5 s after it last asked, however long the
-                # answer took (so a slow moment does not line the phones up).
-                changed = reply is not None and reply.status == 200
-                await self.clock.pause(self.args.poll - (0.0 if changed else clock() - asked))
+                # poller, whose period starts as it is swapped in; after a 204 or an error
+                # the same poller asks again a period after it last asked, or as the answer
+                # comes if it took longer (so a slow moment does not line the phones up).
+                await self.clock.pause(self.args.poll - (0.0 if changed else now() - asked))
 
     async def bare(self) -> None:
         client = self.session()
