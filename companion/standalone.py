@@ -133,6 +133,11 @@ class Standalone:
         self.jar = folder / "cookies.json"
         self.cookies: dict[str, str] = json.loads(self.jar.read_text()) if self.jar.exists() else {}
         self.saved = dict(self.cookies)  # what the jar holds (`cookies` may be newer)
+        # The folder as the last answer left it: only answers change it (the page's
+        # writes to the browser's storage read it), so it is scanned once an answer, not
+        # before and after. A scan is a tenth of a millisecond in a phone's Python.
+        self.folder = str(folder)
+        self.seen = self._folder()
 
     def answer(
         self, method: str, url: str, headers: list[tuple[str, str]], body: bytes = b""
@@ -155,13 +160,14 @@ class Standalone:
             headers=sent,
             data=body,
         ).get_environ()
-        before = self._folder()
         # Werkzeug's own WSGI call, as its test client makes one: the answer read whole
-        # and the app's iterable closed (the app's teardown).
+        # and the app's iterable closed (the app's teardown). (An answer that raises
+        # leaves `seen` as it was: the next answer then says it wrote, to be safe.)
         chunks, status, given = run_wsgi_app(self.app, environ, buffered=True)
         self._keep(given.getlist("Set-Cookie"))
         kept = [(k, v) for k, v in given.items() if k.lower() != "set-cookie"]
-        wrote = self._folder() != before
+        before, self.seen = self.seen, self._folder()
+        wrote = self.seen != before
         return Answer(int(status.split(" ", 1)[0]), kept, b"".join(chunks), wrote)
 
     def _folder(self) -> list[tuple[str, int, int]]:
@@ -169,7 +175,7 @@ class Standalone:
         Not SQLite's shared-memory index (-shm), which a read changes too and a restart
         makes again from the database and its log."""
         found = []
-        for entry in os.scandir(self.jar.parent):
+        for entry in os.scandir(self.folder):
             if entry.is_file() and not entry.name.endswith("-shm"):
                 stat = entry.stat()
                 found.append((entry.name, stat.st_size, stat.st_mtime_ns))

@@ -57,14 +57,19 @@ def undo(phone: Any, table: str) -> Any:
     return phone.answer("POST", f"{table}/undo", FORM + HX, urlencode(fields).encode())
 
 
-def play(phone: Any) -> dict[str, Any]:
-    """A new match of three, the hand's lines, an undo of the last one; what the table
-    then shows (its text, ids and tokens left out) and its record."""
+def new_match(phone: Any) -> str:
+    """A new match of three, as the new-match form posts it: its table's path."""
     page = phone.answer("GET", "/new", [])
     fields = {"csrf_token": _token(page.body), "dealer": "last", "mode": "referee"}
     fields |= {f"players-{i}": name for i, name in enumerate(("Ann", "Bob", "Cy"))}
     fields |= {k: v for k, v in rule_fields(HouseRules()).items() if v is not None}
-    table = _location(phone.answer("POST", "/new", FORM, urlencode(fields).encode()))
+    return _location(phone.answer("POST", "/new", FORM, urlencode(fields).encode()))
+
+
+def play(phone: Any) -> dict[str, Any]:
+    """A new match of three, the hand's lines, an undo of the last one; what the table
+    then shows (its text, ids and tokens left out) and its record."""
+    table = new_match(phone)
     statuses = [record(phone, table, line).status for line in LINES]
     undone = undo(phone, table)
     shown = phone.answer("GET", table, []).body.decode()

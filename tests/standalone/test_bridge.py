@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from companion.standalone import STANDALONE, Standalone, compile_templates, kept_cookies
-from tests.standalone.scenario import SETTLE, play, record, undo
+from tests.standalone.scenario import LINES, SETTLE, new_match, play, record, undo
 
 
 def listed_match(phone: Standalone) -> str:
@@ -74,6 +74,19 @@ def test_an_answer_says_whether_it_changed_the_folder(tmp_path: Path) -> None:
     played = play(phone)
     assert played["statuses"]
     assert not phone.answer("GET", "/", []).wrote
+
+
+def test_each_tap_says_it_wrote_between_reads_that_did_not(tmp_path: Path) -> None:
+    # The folder is scanned once an answer (the last answer's scan is the next one's
+    # "before"): every write is still said, however reads and writes follow each other.
+    phone = Standalone(tmp_path, SETTLE)
+    table = new_match(phone)
+    for line in LINES:
+        phone.answer("GET", table, [])  # the table after a change (its message shown)
+        assert not phone.answer("GET", table, []).wrote  # and again: a read
+        tapped = record(phone, table, line)
+        assert tapped.status == 303 and tapped.wrote, line
+    assert undo(phone, table).wrote
 
 
 def test_a_session_only_signed_again_is_not_a_write(tmp_path: Path) -> None:
