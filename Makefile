@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve serve-https redis caddy test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium valgrind messages paper standalone
+.PHONY: run serve serve-https redis caddy test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium firefox check-firefox valgrind messages paper standalone
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -31,7 +31,8 @@ $(HTMX):
 # whole build); made again when a file it holds changed.
 STANDALONE := build/standalone/build.js
 STANDALONE_SOURCES := $(shell find engine companion templates static migrations standalone \
-	-type f -not -path '*/node_modules/*' -not -path '*/__pycache__/*' 2>/dev/null) \
+	-type f -not -path '*/node_modules/*' -not -path '*/__pycache__/*' \
+	-not -path 'standalone/firefox/*' 2>/dev/null) \
 	$(wildcard docs/RULES*.md)
 $(STANDALONE): $(STAMP) $(HTMX) scripts/build_standalone.py $(STANDALONE_SOURCES)
 	$(PY) scripts/build_standalone.py
@@ -151,6 +152,21 @@ BENCH_STANDALONE_ARGS ?=
 bench-standalone: $(STANDALONE) chromium
 	$(PY) bench/standalone.py $(BENCH_STANDALONE_ARGS)
 
+# The app in the phone checked in a second engine: Debian's Firefox ESR, driven over
+# WebDriver BiDi by puppeteer-core (standalone/firefox/, pinned; Playwright drives only
+# its own Firefox builds). A first visit, a match's first lines, a reload keeping them.
+# Not part of make test (the browser tests run in Chromium).
+firefox:
+	@command -v firefox-esr >/dev/null 2>&1 || { \
+		echo "Installing Debian's firefox-esr for make check-firefox"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		$(SUDO) apt-get install -y -qq firefox-esr >/dev/null \
+		|| { echo "Could not install firefox-esr: apt-get install firefox-esr, then again"; exit 1; }; }
+standalone/firefox/node_modules/.package-lock.json: standalone/firefox/package-lock.json
+	cd standalone/firefox && npm ci --no-audit --no-fund --silent
+check-firefox: $(STANDALONE) firefox standalone/firefox/node_modules/.package-lock.json
+	node standalone/firefox/check.mjs build/standalone
+
 # The table's endpoints in-process: ratios to a bare endpoint and to another commit
 # (bench/web.py; docs/PERFORMANCE.md). E.g. make bench-web BENCH_WEB_ARGS="--against REF"
 BENCH_WEB_ARGS ?=
@@ -184,4 +200,4 @@ messages: $(STAMP)
 	$(PY) scripts/catalogs.py
 
 clean:
-	rm -rf $(VENV) build static/vendor standalone/node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build static/vendor standalone/node_modules standalone/firefox/node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis
