@@ -11,8 +11,9 @@
 - a cold start (a fresh browser profile: the download from a static server on loopback,
   Pyodide, the app) and a warm start (the same profile reloaded: everything from the
   service worker's cache), each until the app's first page is shown, with the page's
-  own timings (self.STARTED, standalone/site/shell.js); with --network, the page's
-  downloads at a phone network's speed;
+  own timings (self.STARTED, standalone/site/shell.js) and the app's answer for that
+  first page (its Python, and its write); with --network, the page's downloads at a
+  phone network's speed;
 - a recorded play: a tap on a card until the table shows the new line, in the app in
   the phone and, for comparison, on the app server (`python -m companion`) in the same
   browser, median and max of --plays taps; and in the phone, the app's own time for
@@ -138,13 +139,24 @@ def app_frame(page: Page) -> Frame:
     return frame
 
 
+# The start's last step: the app's answer for its first page (the first request the
+# page's worker answered), Python's time and, on a first visit, its write (its new
+# session). A start's first answer pays for first uses: about 130 ms unthrottled, against
+# 5-10 for the same page later (docs/PERFORMANCE.md).
+FIRST_ANSWER = """(() => {
+  const first = (self.ANSWERED || [])[0];
+  return first ? {"the first page's Python": first.app, "its write": first.kept} : {};
+})()"""
+
+
 def start(page: Page, url: str) -> dict[str, float]:
     began = time.perf_counter()
     page.goto(url, timeout=600_000)
     app_frame(page)
     shown = time.perf_counter() - began
     started: dict[str, float] = page.evaluate("self.STARTED")
-    return {"shown": shown * 1000, **started}
+    first: dict[str, float] = page.evaluate(FIRST_ANSWER)
+    return {"shown": shown * 1000, **started, **first}
 
 
 # The app's time for a tap, in its parts: its post and the table the post sends the page
