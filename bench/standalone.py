@@ -142,7 +142,7 @@ def app_frame(page: Page) -> Frame:
 # The start's last step: the app's answer for its first page (the first request the
 # page's worker answered), Python's time and, on a first visit, its write (its new
 # session). A start's first answer pays for first uses: about 130 ms unthrottled, against
-# 5-10 for the same page later (docs/PERFORMANCE.md).
+# 4-8 for the same page later (docs/PERFORMANCE.md).
 FIRST_ANSWER = """(() => {
   const first = (self.ANSWERED || [])[0];
   return first ? {"the first page's Python": first.app, "its write": first.kept} : {};
