@@ -10,7 +10,7 @@ HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run serve serve-https redis caddy test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium firefox check-firefox valgrind messages paper standalone
+.PHONY: run serve serve-https redis caddy test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium firefox check-firefox webkit check-webkit valgrind messages paper standalone
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -32,7 +32,7 @@ $(HTMX):
 STANDALONE := build/standalone/build.js
 STANDALONE_SOURCES := $(shell find engine companion templates static migrations standalone \
 	-type f -not -path '*/node_modules/*' -not -path '*/__pycache__/*' \
-	-not -path 'standalone/firefox/*' 2>/dev/null) \
+	-not -path 'standalone/firefox/*' -not -path 'standalone/webkit/*' 2>/dev/null) \
 	$(wildcard docs/RULES*.md)
 $(STANDALONE): $(STAMP) $(HTMX) scripts/build_standalone.py $(STANDALONE_SOURCES)
 	$(PY) scripts/build_standalone.py
@@ -85,8 +85,8 @@ serve-https: $(STAMP) $(HTMX) redis caddy
 	$(PY) scripts/serve_https.py
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check engine companion tests bench wsgi.py scripts/build_standalone.py scripts/serve_https.py
-	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py scripts/build_standalone.py scripts/serve_https.py
+	$(VENV)/bin/ruff check engine companion tests bench wsgi.py scripts/build_standalone.py scripts/serve_https.py standalone/webkit
+	$(VENV)/bin/ruff format --check engine companion tests bench wsgi.py scripts/build_standalone.py scripts/serve_https.py standalone/webkit
 	$(VENV)/bin/mypy --strict companion engine
 
 # Every test on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database
@@ -166,6 +166,18 @@ standalone/firefox/node_modules/.package-lock.json: standalone/firefox/package-l
 	cd standalone/firefox && npm ci --no-audit --no-fund --silent
 check-firefox: $(STANDALONE) firefox standalone/firefox/node_modules/.package-lock.json
 	node standalone/firefox/check.mjs build/standalone
+
+# The same walk in WebKit, Safari's engine family: Debian's WebKitGTK MiniBrowser driven
+# by its WebKitWebDriver (W3C WebDriver over HTTP, standalone/webkit/check.py) on a
+# virtual display (Xvfb). Not part of make test.
+webkit:
+	@command -v WebKitWebDriver >/dev/null 2>&1 && command -v Xvfb >/dev/null 2>&1 || { \
+		echo "Installing Debian's webkit2gtk-driver and xvfb for make check-webkit"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		$(SUDO) apt-get install -y -qq webkit2gtk-driver xvfb >/dev/null \
+		|| { echo "Could not install webkit2gtk-driver and xvfb: apt-get install them, then again"; exit 1; }; }
+check-webkit: $(STANDALONE) webkit
+	$(PY) standalone/webkit/check.py build/standalone
 
 # The table's endpoints in-process: ratios to a bare endpoint and to another commit
 # (bench/web.py; docs/PERFORMANCE.md). E.g. make bench-web BENCH_WEB_ARGS="--against REF"
