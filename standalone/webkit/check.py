@@ -52,6 +52,7 @@ class Driver:
     def __init__(self, port: int) -> None:
         self.base = f"http://127.0.0.1:{port}"
         self.session = ""
+        self.step = "starting WebKit"  # the walk's step, said if it fails
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
@@ -115,7 +116,7 @@ def walk(driver: Driver, site: str) -> None:
     said = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in figures.items())
     print(f"  first visit: the app shown in {time.monotonic() - began:.2f} s ({said})")
 
-    step("a new match")
+    driver.step = "a new match"
     driver.run(
         "document.getElementById('app').contentWindow.location.href = arguments[0]",
         site + "app/new",
@@ -130,9 +131,9 @@ def walk(driver: Driver, site: str) -> None:
     driver.run(FRAME + named + started + ".click();")
     table = driver.until(FRAME + "return d.querySelector('#table') ? d.location.pathname : null;")
 
-    step("the start card")
+    driver.step = "the start card"
     driver.tap("d.querySelector('[aria-label^=\"Start with\"]')")
-    step("a card played")
+    driver.step = "a card played"
     took = driver.tap(
         "[...d.querySelectorAll('.keyboard [aria-label]')]"
         f".find((k) => /{NUMBER_CARD}/.test(k.getAttribute('aria-label')))"
@@ -143,7 +144,7 @@ def walk(driver: Driver, site: str) -> None:
         raise RuntimeError(f"the record holds {kept!r}")
     print(f"  a match of three: {', '.join(lines)} (the card's tap to its table: {took:.0f} ms)")
 
-    step("a reload")
+    driver.step = "a reload"
     began = time.monotonic()
     driver.call("POST", f"/session/{driver.session}/refresh", {})
     driver.until(SHOWN, 300)
@@ -151,13 +152,6 @@ def walk(driver: Driver, site: str) -> None:
     if again != kept:
         raise RuntimeError(f"after a reload the record holds {again!r}")
     print(f"  reloaded: the app shown in {time.monotonic() - began:.2f} s, the record as kept")
-
-
-STEP = ["starting WebKit"]
-
-
-def step(name: str) -> None:
-    STEP[0] = name
 
 
 def main() -> int:
@@ -201,12 +195,12 @@ def main() -> int:
         version = made["capabilities"].get("browserVersion", "?")
         site = f"http://127.0.0.1:{site_port}/{build.name}/"
         print(f"check-webkit: WebKitGTK {version} (MiniBrowser), the site at {site}")
-        step("a first visit")
+        driver.step = "a first visit"
         walk(driver, site)
         print("check-webkit: passed")
         return 0
     except Exception as error:  # the step and why, in one line
-        print(f"check-webkit: failed at {STEP[0]}: {error}", file=sys.stderr)
+        print(f"check-webkit: failed at {driver.step}: {error}", file=sys.stderr)
         return 1
     finally:
         if driver.session:
