@@ -12,3 +12,6 @@ BUILT_DATABASE = ROOT / "built.sqlite3"
 # Its templates compiled to Python's bytecode by its Python (standalone/ahead.mjs): a
 # phone's first render of each page then compiles nothing. Absent from a checkout.
 COMPILED_TEMPLATES = ROOT / "compiled_templates"
+# The code of the methods `dataclasses` writes for the app's classes, compiled by its
+# Python when it was built (companion/dataclass_code.py). Absent from a checkout.
+DATACLASS_CODE = ROOT / "dataclass_code.marshal"

@@ -30,7 +30,8 @@ from itsdangerous import BadSignature
 from jinja2 import ChoiceLoader, Environment, ModuleLoader, Template
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from companion.paths import BUILT_DATABASE, COMPILED_TEMPLATES
+from companion.dataclass_code import DataclassCode, use_dataclass_code
+from companion.paths import BUILT_DATABASE, COMPILED_TEMPLATES, DATACLASS_CODE
 
 # What the app is told it is served as. Plain http: the requests never leave the phone,
 # and over https Flask-WTF would ask each form post for a Referer of the same origin,
@@ -93,7 +94,11 @@ class Standalone:
         root: str = "",
         built: Path = BUILT_DATABASE,
         templates: Path = COMPILED_TEMPLATES,
+        dataclass_code: Path = DATACLASS_CODE,
     ) -> None:
+        # Before the app's modules are imported (create_app imports most of them): their
+        # value objects' methods, compiled when the build was made.
+        self.dataclass_code: DataclassCode = use_dataclass_code(dataclass_code)
         from companion import create_app
 
         self.root = root.rstrip("/")

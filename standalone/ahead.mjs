@@ -53,6 +53,14 @@ print(f"make standalone: {templates} templates compiled ahead")
     if (status !== 200) throw new Error(`make standalone: ${page} answered ${status}`);
   }
   app.py.runPython("import confusable_homoglyphs.confusables");
+  // The methods dataclasses wrote for the classes this start made, compiled by this
+  // Python: a phone's start compiles none of them (companion/dataclass_code.py).
+  app.py.runPython(`
+kept = phone.dataclass_code.save(Path("/tmp/dataclass_code.marshal"))
+with zipfile.ZipFile("/build/python/app.zip", "a") as project, open("/tmp/dataclass_code.marshal", "rb") as file:
+    project.writestr(zipfile.ZipInfo("dataclass_code.marshal", (1980, 1, 1, 0, 0, 0)), file.read())
+print(f"make standalone: {kept} classes' methods compiled ahead")
+`);
   app.py.runPython(`
 import io, py_compile, site, sys, zipfile
 

@@ -1,0 +1,63 @@
+"""The methods `dataclasses` writes for each class (its __init__, __repr__, __eq__ and
+the rest), compiled ahead by the phone's build (make standalone) instead of at each start.
+
+For each class, `dataclasses` writes those methods as Python source and compiles it: in
+the phone's Python (Pyodide) that compiling was about two fifths of making the app (the
+engine's and the app's value objects, about a hundred classes). The build starts the app
+once, keeps the code each source compiled to (`save`: marshal, this Python's own
+bytecode, like the build's compiled modules), and a phone's start executes that code in
+place of compiling the same source again. A source the build did not see, or a file of
+another Python, is compiled as before.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import marshal
+import sys
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+
+class DataclassCode:
+    """Code for the sources `dataclasses` executes: the build's, and those compiled here."""
+
+    def __init__(self, kept: Path) -> None:
+        self.known: dict[str, CodeType] = {}
+        if kept.is_file():
+            saved = marshal.loads(kept.read_bytes())
+            if saved.get("python") == sys.version:
+                self.known = saved["code"]
+        self.compiled: dict[str, CodeType] = {}  # the sources the build did not see
+
+    def exec(self, source: Any, globals: Any = None, locals: Any = None, /, **more: Any) -> None:
+        """`exec`, as `dataclasses` calls it, with a source's code found or compiled once."""
+        if isinstance(source, str):
+            code = self.known.get(source) or self.compiled.get(source)
+            if code is None:
+                # As `exec` compiles a source: `dataclasses` has no `from __future__`.
+                code = compile(source, "<string>", "exec", dont_inherit=True)
+                self.compiled[source] = code
+            source = code
+        builtins.exec(source, globals, locals, **more)
+
+    def save(self, path: Path) -> int:
+        """Every source's code, for a later start of this same Python: how many."""
+        code = {**self.known, **self.compiled}
+        path.write_bytes(marshal.dumps({"python": sys.version, "code": code}))
+        return len(code)
+
+
+def use_dataclass_code(kept: Path) -> DataclassCode:
+    """`dataclasses` from now on executes through a `DataclassCode` of `kept`'s code (the
+    one already in use, if any: one per Python, as there is one `dataclasses`)."""
+    current = getattr(dataclasses, "exec", None)
+    owner = getattr(current, "__self__", None)
+    if isinstance(owner, DataclassCode):
+        return owner
+    using = DataclassCode(kept)
+    # The module's own name `exec` comes before the builtin's in its lookups.
+    dataclasses.exec = using.exec  # type: ignore[attr-defined]
+    return using
