@@ -9,6 +9,7 @@ HTMX_VERSION := 2.0.11
 HTMX := static/vendor/htmx.min.js
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# (`$(SUDO) env VAR=... apt-get`, not `VAR=... $(SUDO) apt-get`: sudo resets the environment.)
 
 .PHONY: run serve serve-https redis caddy test test-slow lint bench bench-web bench-standalone bench-instructions load clean chromium firefox check-firefox webkit check-webkit valgrind messages paper standalone
 
@@ -43,8 +44,8 @@ standalone: $(STANDALONE)
 chromium:
 	@command -v chromium >/dev/null 2>&1 && command -v certutil >/dev/null 2>&1 || { \
 		echo "Installing Debian's chromium, chromium-driver and libnss3-tools for the browser tests"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq chromium chromium-driver libnss3-tools >/dev/null; }
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver libnss3-tools >/dev/null; }
 
 # Where systemd runs, Debian's packages start a service of their own (a Redis on port
 # 6379, a Caddy on port 80): the app starts its own instead, so those are stopped.
@@ -55,16 +56,16 @@ NO_SERVICE = { { command -v systemctl && $(SUDO) systemctl disable --now $(1); }
 redis:
 	@command -v redis-server >/dev/null 2>&1 || { \
 		echo "Installing Debian's redis-server for the rate limits"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq redis-server >/dev/null \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null \
 		&& $(call NO_SERVICE,redis-server); }
 
 # https in front of gunicorn: Debian's caddy (make serve-https, deploy/Caddyfile).
 caddy:
 	@command -v caddy >/dev/null 2>&1 || { \
 		echo "Installing Debian's caddy for make serve-https"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq caddy >/dev/null \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy >/dev/null \
 		&& $(call NO_SERVICE,caddy); }
 
 run: $(STAMP) $(HTMX)
@@ -159,8 +160,8 @@ bench-standalone: $(STANDALONE) chromium
 firefox:
 	@command -v firefox-esr >/dev/null 2>&1 || { \
 		echo "Installing Debian's firefox-esr for make check-firefox"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq firefox-esr >/dev/null \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null \
 		|| { echo "Could not install firefox-esr: apt-get install firefox-esr, then again"; exit 1; }; }
 standalone/firefox/node_modules/.package-lock.json: standalone/firefox/package-lock.json
 	cd standalone/firefox && npm ci --no-audit --no-fund --silent
@@ -173,8 +174,8 @@ check-firefox: $(STANDALONE) firefox standalone/firefox/node_modules/.package-lo
 webkit:
 	@command -v WebKitWebDriver >/dev/null 2>&1 && command -v Xvfb >/dev/null 2>&1 || { \
 		echo "Installing Debian's webkit2gtk-driver and xvfb for make check-webkit"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq webkit2gtk-driver xvfb >/dev/null \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq webkit2gtk-driver xvfb >/dev/null \
 		|| { echo "Could not install webkit2gtk-driver and xvfb: apt-get install them, then again"; exit 1; }; }
 check-webkit: $(STANDALONE) webkit
 	$(PY) standalone/webkit/check.py build/standalone
@@ -194,8 +195,8 @@ bench-instructions: $(STAMP) $(HTMX) valgrind
 valgrind:
 	@command -v valgrind >/dev/null 2>&1 || { \
 		echo "Installing Debian's valgrind for make bench-instructions"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		$(SUDO) apt-get install -y -qq valgrind >/dev/null \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null \
 		|| { echo "Could not install valgrind: apt-get install valgrind, then again"; exit 1; }; }
 
 # The real server (gunicorn) under 200 simulated tables; figures in docs/PERFORMANCE.md.
