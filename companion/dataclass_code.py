@@ -7,7 +7,7 @@ engine's and the app's value objects, about a hundred classes). The build starts
 once, keeps the code each source compiled to (`save`: marshal, this Python's own
 bytecode, like the build's compiled modules), and a phone's start executes that code in
 place of compiling the same source again. A source the build did not see, or a file of
-another Python, is compiled as before.
+another Python or one that can't be read, is compiled as before.
 """
 
 from __future__ import annotations
@@ -26,10 +26,12 @@ class DataclassCode:
 
     def __init__(self, kept: Path) -> None:
         self.known: dict[str, CodeType] = {}
-        if kept.is_file():
-            saved = marshal.loads(kept.read_bytes())
-            if saved.get("python") == sys.version:
-                self.known = saved["code"]
+        try:
+            saved = marshal.loads(kept.read_bytes()) if kept.is_file() else {}
+        except (EOFError, ValueError, TypeError):
+            saved = {}  # unreadable: the start compiles, a little slower, but starts
+        if isinstance(saved, dict) and saved.get("python") == sys.version:
+            self.known = saved["code"]
         self.compiled: dict[str, CodeType] = {}  # the sources the build did not see
 
     def exec(self, source: Any, globals: Any = None, locals: Any = None, /, **more: Any) -> None:

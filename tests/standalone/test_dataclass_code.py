@@ -47,6 +47,13 @@ def test_a_source_the_build_did_not_see_is_compiled_once(tmp_path: Path) -> None
     assert list(code.compiled) == [source] and code.known == {}
 
 
+def test_a_file_that_can_t_be_read_is_not_used_and_the_start_goes_on(tmp_path: Path) -> None:
+    kept = tmp_path / "code.marshal"
+    for broken in (b"", b"\x00not marshal", marshal.dumps(["a list"])):
+        kept.write_bytes(broken)
+        assert DataclassCode(kept).known == {}
+
+
 def test_code_kept_by_another_python_is_not_used(tmp_path: Path) -> None:
     # Bytecode is one Python's own: another's could run wrongly, or crash the start.
     source = "def __create_fn__():\n return ()"
