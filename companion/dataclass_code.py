@@ -25,13 +25,7 @@ class DataclassCode:
     """Code for the sources `dataclasses` executes: the build's, and those compiled here."""
 
     def __init__(self, kept: Path) -> None:
-        self.known: dict[str, CodeType] = {}
-        try:
-            saved = marshal.loads(kept.read_bytes()) if kept.is_file() else {}
-        except (EOFError, ValueError, TypeError):
-            saved = {}  # unreadable: the start compiles, a little slower, but starts
-        if isinstance(saved, dict) and saved.get("python") == sys.version:
-            self.known = saved["code"]
+        self.known: dict[str, CodeType] = read_kept_code(kept)
         self.compiled: dict[str, CodeType] = {}  # the sources the build did not see
 
     def exec(self, source: Any, globals: Any = None, locals: Any = None, /, **more: Any) -> None:
@@ -39,7 +33,8 @@ class DataclassCode:
         if isinstance(source, str):
             code = self.known.get(source) or self.compiled.get(source)
             if code is None:
-                # As `exec` compiles a source: `dataclasses` has no `from __future__`.
+                # As `exec` compiles it there (`dataclasses` has no `from __future__`):
+                # this module's `annotations` would make the methods' annotations strings.
                 code = compile(source, "<string>", "exec", dont_inherit=True)
                 self.compiled[source] = code
             source = code
@@ -48,8 +43,27 @@ class DataclassCode:
     def save(self, path: Path) -> int:
         """Every source's code, for a later start of this same Python: how many."""
         code = {**self.known, **self.compiled}
-        path.write_bytes(marshal.dumps({"python": sys.version, "code": code}))
+        # Written as read back: marshal's output depends on the objects' reference
+        # counts, and the build's version is a digest of its files' bytes.
+        settled = marshal.dumps(marshal.loads(marshal.dumps(code)))
+        path.write_bytes(marshal.dumps(sys.version) + settled)
         return len(code)
+
+
+def read_kept_code(kept: Path) -> dict[str, CodeType]:
+    """The code `save` kept, if this same Python kept it (its version is read first:
+    another Python's bytecode is not even loaded); else nothing, and the start compiles,
+    a little slower, but starts."""
+    try:
+        with kept.open("rb") as file:
+            if marshal.load(file) != sys.version:
+                return {}
+            code = marshal.load(file)
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(code, dict):
+        return {}
+    return {s: c for s, c in code.items() if isinstance(s, str) and isinstance(c, CodeType)}
 
 
 def use_dataclass_code(kept: Path) -> DataclassCode:

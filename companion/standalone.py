@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import time
 from collections.abc import MutableMapping
 from dataclasses import dataclass
@@ -97,8 +98,11 @@ class Standalone:
         dataclass_code: Path = DATACLASS_CODE,
     ) -> None:
         # Before the app's modules are imported (create_app imports most of them): their
-        # value objects' methods, compiled when the build was made.
-        self.dataclass_code: DataclassCode = use_dataclass_code(dataclass_code)
+        # value objects' methods, compiled when the build was made. In the phone's Python
+        # only (and the build's, which keeps them): here, dataclasses compiles them.
+        self.dataclass_code: DataclassCode | None = None
+        if sys.platform == "emscripten":
+            self.dataclass_code = use_dataclass_code(dataclass_code)
         from companion import create_app
 
         self.root = root.rstrip("/")

@@ -34,7 +34,7 @@ start() {
     [ "$(id -u)" = 0 ] || sudo=sudo
     echo "Installing Debian's redis-server package for the rate limits" >&2
     $sudo apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server >/dev/null
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
     # The package starts a server of its own on port 6379 where systemd runs: not ours.
     { command -v systemctl >/dev/null && $sudo systemctl disable --now redis-server; } >/dev/null 2>&1 || true
   fi

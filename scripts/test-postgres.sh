@@ -40,7 +40,7 @@ start() {
   if [ -z "$bin" ]; then
     echo "Installing Debian's postgresql package for the tests" >&2
     $sudo apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
     bin=$(pg_bin)
   fi
   mkdir -p "$dir"
