@@ -6,8 +6,8 @@ the phone's Python (Pyodide) that compiling was about two fifths of making the a
 engine's and the app's value objects, about a hundred classes). The build starts the app
 once, keeps the code each source compiled to (`save`: marshal, this Python's own
 bytecode, like the build's compiled modules), and a phone's start executes that code in
-place of compiling the same source again. A source the build did not see, or a file of
-another Python or one that can't be read, is compiled as before.
+place of compiling the same source again. A source the build did not see is compiled as
+before, and so is every source when the file is another Python's or can't be read.
 """
 
 from __future__ import annotations

@@ -27,11 +27,18 @@ try {
   // BUILT_DATABASE) in place of migrating one, with alembic, about a second there.
   app.py.runPython(`
 import sqlite3, zipfile
+
+def add_to_project(files):
+    """Files (name: bytes) added to the project's zip, dated as its every entry is: a
+    build's version is a digest of its files' bytes."""
+    with zipfile.ZipFile("/build/python/app.zip", "a") as project:
+        for name, data in files.items():
+            project.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data)
+
 made = sqlite3.connect(FOLDER + "/companion.sqlite3")
 made.execute("VACUUM INTO '/tmp/built.sqlite3'")
 made.close()
-with zipfile.ZipFile("/build/python/app.zip", "a") as project, open("/tmp/built.sqlite3", "rb") as file:
-    project.writestr(zipfile.ZipInfo("built.sqlite3", (1980, 1, 1, 0, 0, 0)), file.read())
+add_to_project({"built.sqlite3": Path("/tmp/built.sqlite3").read_bytes()})
 `);
   // The templates, compiled by this Python to its bytecode: a phone's first render of a
   // page compiles nothing (companion/standalone.py's compile_templates, COMPILED_TEMPLATES).
@@ -40,10 +47,7 @@ from companion.standalone import compile_templates
 compiled = Path("/tmp/compiled_templates")
 compiled.mkdir()
 templates = compile_templates(phone.app, compiled)
-with zipfile.ZipFile("/build/python/app.zip", "a") as project:
-    for module in sorted(compiled.iterdir()):
-        entry = zipfile.ZipInfo(f"compiled_templates/{module.name}", (1980, 1, 1, 0, 0, 0))
-        project.writestr(entry, module.read_bytes())
+add_to_project({f"compiled_templates/{m.name}": m.read_bytes() for m in sorted(compiled.iterdir())})
 print(f"make standalone: {templates} templates compiled ahead")
 `);
   // The rules page (a table's argument) and a seating's look-alike check too: they import
@@ -57,8 +61,7 @@ print(f"make standalone: {templates} templates compiled ahead")
   // Python: a phone's start compiles none of them (companion/dataclass_code.py).
   app.py.runPython(`
 kept = phone.dataclass_code.save(Path("/tmp/dataclass_code.marshal"))
-with zipfile.ZipFile("/build/python/app.zip", "a") as project, open("/tmp/dataclass_code.marshal", "rb") as file:
-    project.writestr(zipfile.ZipInfo("dataclass_code.marshal", (1980, 1, 1, 0, 0, 0)), file.read())
+add_to_project({"dataclass_code.marshal": Path("/tmp/dataclass_code.marshal").read_bytes()})
 print(f"make standalone: {kept} sources of dataclasses' methods compiled ahead")
 `);
   app.py.runPython(`
