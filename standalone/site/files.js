@@ -21,46 +21,114 @@ var FILE_TYPES = {
 // service worker serves each of these once the page has kept it (sw.js).
 self.KEPT_LAST = ["python/site.zip", "python/app.zip"];
 
-// The bytes downloadFile downloads for file.
+// The bytes keepFile downloads for file.
 self.downloadSize = function (file) {
   return file[2] && typeof DecompressionStream === "function" ? file[2] : file[1];
 };
 
-// file: [path, size, size of path + ".gz" if the build made one]; counted(bytes) is told
-// of each part received. A Response to keep, or an Error saying which file failed.
-self.downloadFile = function (file, counted) {
+// file: [path, size, size of path + ".gz" if the build made one], downloaded into cache;
+// counted(bytes) is told of each part received. The bytes go to the cache as they come,
+// unpacked on the way: the page never holds a whole file (the packages are 14.5 MB
+// unpacked), nor a copy of one in a Blob to unpack. Resolves once the file is kept; else
+// rejects with a TypeError if the network failed (said as no connection), or an Error
+// that says which file failed and why.
+self.keepFile = function (cache, file, counted) {
   var url = new URL(file[0], self.location.href).href;
   var packed = self.downloadSize(file) !== file[1];
+  var asked = file[0] + (packed ? ".gz" : "");
+  var answered = false;
+  var failed = null; // what failed while the body came (the network, or its bytes)
+  function fail(error) { failed = failed || error; throw error; }
   return fetch(packed ? url + ".gz" : url, { cache: "no-cache" }).then(function (response) {
-    if (!response.ok) { throw new Error(file[0] + (packed ? ".gz" : "") + ": " + response.status); }
-    var reader = response.body.getReader();
-    var chunks = [];
-    function read() {
-      return reader.read().then(function (part) {
-        if (part.done) { return new Blob(chunks); }
-        chunks.push(part.value);
-        if (counted) { counted(part.value.byteLength); }
-        return read();
-      });
-    }
-    return read().then(function (body) {
+    answered = true;
+    if (!response.ok) { throw new Error(asked + ": " + response.status); }
+    return received(response.body, counted, fail).then(function (body) {
       var type = response.headers.get("Content-Type") || "application/octet-stream";
-      if (!packed) { return new Response(body, { headers: { "Content-Type": type } }); }
-      return body.slice(0, 2).arrayBuffer().then(function (start) {
-        var magic = new Uint8Array(start);
+      var stream = body.stream;
+      if (packed) {
         // A host that marks .gz files Content-Encoding: gzip had them unpacked already.
-        var gzipped = magic[0] === 0x1f && magic[1] === 0x8b;
-        var unpacked = gzipped
-          ? new Response(body.stream().pipeThrough(new DecompressionStream("gzip"))).blob()
-          : Promise.resolve(body);
-        return unpacked.then(function (whole) {
-          if (whole.size !== file[1]) {
-            throw new Error(file[0] + ": " + whole.size + " bytes, not " + file[1]);
-          }
-          var kept = FILE_TYPES[file[0].split(".").pop()] || "application/octet-stream";
-          return new Response(whole, { headers: { "Content-Type": kept } });
-        });
-      });
+        var gzipped = body.start[0] === 0x1f && body.start[1] === 0x8b;
+        stream = (gzipped ? unpacked(stream, asked, fail) : stream).pipeThrough(sized(file, fail));
+        type = FILE_TYPES[file[0].split(".").pop()] || "application/octet-stream";
+      }
+      return cache.put(url, new Response(stream, { headers: { "Content-Type": type } }));
     });
+  }).catch(function (error) {
+    // The network's TypeError (before an answer, or as the body came), what was wrong
+    // with the bytes, the host's answer: each says so already. Else the cache refused
+    // it (a full phone): said as this file's.
+    var said = String((error && error.message) || error);
+    if (failed || !answered || said.indexOf(asked) === 0) { throw failed || error; }
+    throw new Error(asked + ": " + said);
   });
 };
+
+// The body again, as a stream counted as it is read, and its first two bytes (read
+// first: a .gz file's start says whether the host unpacked it already). fail(error) is
+// told if reading it fails (the network), and throws it.
+function received(body, counted, fail) {
+  var reader = body.getReader();
+  var first = [], seen = 0;
+  function read() {
+    return reader.read().then(function (part) {
+      if (part.done) { return true; }
+      first.push(part.value);
+      seen += part.value.byteLength;
+      if (counted) { counted(part.value.byteLength); }
+      return seen >= 2 ? false : read();
+    }, fail);
+  }
+  return read().then(function (done) {
+    var start = new Uint8Array(2);
+    var at = 0;
+    first.forEach(function (chunk) {
+      for (var i = 0; i < chunk.byteLength && at < 2; i++) { start[at++] = chunk[i]; }
+    });
+    var stream = new ReadableStream({
+      start: function (controller) {
+        first.forEach(function (chunk) { controller.enqueue(chunk); });
+        if (done) { controller.close(); }
+      },
+      pull: function (controller) {
+        return reader.read().then(function (part) {
+          if (part.done) { controller.close(); return; }
+          if (counted) { counted(part.value.byteLength); }
+          controller.enqueue(part.value);
+        }, fail);
+      },
+      cancel: function (why) { return reader.cancel(why); },
+    });
+    return { start: start, stream: stream };
+  });
+}
+
+// The .gz bytes unpacked as they come; bytes gzip did not write fail as the file's
+// (fail), not as DecompressionStream's TypeError, which would say "no connection".
+function unpacked(stream, asked, fail) {
+  var reader = stream.pipeThrough(new DecompressionStream("gzip")).getReader();
+  return new ReadableStream({
+    pull: function (controller) {
+      return reader.read().then(function (part) {
+        if (part.done) { controller.close(); } else { controller.enqueue(part.value); }
+      }, function (error) {
+        fail(new Error(asked + ": not what the build packed (" + error.message + ")"));
+      });
+    },
+    cancel: function (why) { return reader.cancel(why); },
+  });
+}
+
+// The unpacked bytes passed on as they come; the stream fails at its end (fail) if they
+// are not the file's size (a host that changed the file, or a file of another build).
+function sized(file, fail) {
+  var size = 0;
+  return new TransformStream({
+    transform: function (chunk, controller) {
+      size += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+    flush: function () {
+      if (size !== file[1]) { fail(new Error(file[0] + ": " + size + " bytes, not " + file[1])); }
+    },
+  });
+}

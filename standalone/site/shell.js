@@ -59,9 +59,7 @@
             say(_("Downloading the app, once: it is kept on this phone for use with no connection."));
             bar.hidden = figures.hidden = false;
           }
-          return self.downloadFile(file, count).then(function (response) {
-            return cache.put(url, response);
-          });
+          return self.keepFile(cache, file, count);
         });
       }
       // All at once (the network shared, as a phone's is), the app's worker started

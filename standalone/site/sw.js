@@ -26,9 +26,7 @@ self.addEventListener("install", function (event) {
     return Promise.all(self.BUILD.files.map(function (file) {
       var at = url(file[0]);
       return cache.match(at).then(function (kept) {
-        return kept || pageDownloads || self.downloadFile(file).then(function (response) {
-          return cache.put(at, response);
-        });
+        return kept || pageDownloads || self.keepFile(cache, file);
       });
     }));
   }));
