@@ -41,7 +41,10 @@ self.keepFile = function (cache, file, counted) {
   function fail(error) { failed = failed || error; throw error; }
   return fetch(packed ? url + ".gz" : url, { cache: "no-cache" }).then(function (response) {
     answered = true;
-    if (!response.ok) { throw new Error(asked + ": " + response.status); }
+    if (!response.ok) {
+      if (response.body) { response.body.cancel(); } // not downloaded for nothing
+      throw new Error(asked + ": " + response.status);
+    }
     return received(response.body, counted, fail).then(function (body) {
       var type = response.headers.get("Content-Type") || "application/octet-stream";
       var stream = body.stream;
