@@ -7,6 +7,8 @@ why; it says "no connection" only when the connection failed. (In Chromium only:
 from __future__ import annotations
 
 import gzip
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -97,17 +99,25 @@ KEEP_PACKED = """async () => {
 }"""
 
 
-def test_a_host_that_unpacks_the_packed_files_itself_still_gives_each_whole(
-    browser: Browser, built: Path, tmp_path: Path
-) -> None:
-    with (
-        static_site(built.parent, host(unpacks=True)) as (url, _),
-        phone(browser, tmp_path / "profile") as context,
-    ):
+@contextmanager
+def packed_kept(
+    browser: Browser, built: Path, profile: Path, tricked: type[Host]
+) -> Iterator[tuple[str, Page, dict[str, list[Any]], dict[str, int]]]:
+    """The site on `tricked`, every packed file kept from it on a blank page of the site:
+    its address, the page, what each file gave (KEEP_PACKED) and each one's size."""
+    with static_site(built.parent, tricked) as (url, _), phone(browser, profile) as context:
         page = context.pages[0]
         a_page_of(page, url)
         kept = page.evaluate(KEEP_PACKED)
         sizes = {file[0]: file[1] for file in page.evaluate("self.BUILD.files") if len(file) > 2}
+        yield url, page, kept, sizes
+
+
+def test_a_host_that_unpacks_the_packed_files_itself_still_gives_each_whole(
+    browser: Browser, built: Path, tmp_path: Path
+) -> None:
+    with packed_kept(browser, built, tmp_path / "profile", host(unpacks=True)) as found:
+        _, _, kept, sizes = found
         assert {name: size for name, (size, _) in kept.items()} == sizes
         assert kept["pyodide/pyodide.asm.wasm"][1] == "application/wasm"  # compiled as it streams
         assert kept["python/site.zip"][1] == "application/zip"
@@ -124,16 +134,10 @@ def test_a_host_that_unpacks_the_packed_files_itself_still_gives_each_whole(
 def test_a_file_that_fails_is_named_and_only_a_lost_connection_is_said_as_one(
     browser: Browser, built: Path, tmp_path: Path, lock: str, said: str | None
 ) -> None:
-    with (
-        static_site(built.parent, host(lock=lock)) as (url, _),
-        phone(browser, tmp_path / "profile") as context,
-    ):
-        page = context.pages[0]
-        a_page_of(page, url)
-        kept = page.evaluate(KEEP_PACKED)
+    with packed_kept(browser, built, tmp_path / "profile", host(lock=lock)) as found:
+        url, page, kept, sizes = found
         failed = kept.pop(LOCK)
         # The rest kept whole: one file's failure is its own.
-        sizes = {file[0]: file[1] for file in page.evaluate("self.BUILD.files") if len(file) > 2}
         del sizes[LOCK]
         assert {name: size for name, (size, _) in kept.items()} == sizes
         assert failed[0] == ("TypeError" if said is None else "Error"), failed
