@@ -16,6 +16,10 @@
   (self.STARTED, standalone/site/shell.js) and the app's answer for that first page
   (its Python, and its write); with --network, the page's downloads at a phone
   network's speed;
+- a start after a restart: the browser closed once the plays below are done, and
+  launched again on the same profile (a phone restarted, or its browser's process ended
+  while the app was away), the page it showed last reopened: the match's table, its
+  first table shown as the starts above are;
 - a recorded play: a tap on a card until the table shows the new line, in the app in
   the phone and, for comparison, on the app server (`python -m companion`) in the same
   browser, median and max of --plays taps; and in the phone, the app's own time for
@@ -59,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "standalone"
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import CDPSession, Frame, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import BrowserContext, CDPSession, Frame, Page, sync_playwright  # noqa: E402
 
 from bench import browser_cpu, slow_cpu  # noqa: E402
 from companion.views.phone import build_listing  # noqa: E402
@@ -331,12 +335,17 @@ def main() -> None:
         elif args.slower > 1:
             print(f"CPU: {slow_cpu.whole_browser(args.slower)}")
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-            browser = p.chromium.launch_persistent_context(
-                profile, executable_path=chromium_path(), args=CHROMIUM_FLAGS, viewport=PHONE
-            )
-            page = browser.pages[0]
-            if args.network:
-                slow_network(browser.new_cdp_session(page), args.network)
+
+            def launch() -> tuple[BrowserContext, Page]:
+                browser = p.chromium.launch_persistent_context(
+                    profile, executable_path=chromium_path(), args=CHROMIUM_FLAGS, viewport=PHONE
+                )
+                page = browser.pages[0]
+                if args.network:
+                    slow_network(browser.new_cdp_session(page), args.network)
+                return browser, page
+
+            browser, page = launch()
             cold = start(page, site)
             warm = start(page, site)
             phone_plays, app_times, phone_cpu, phone_idle = plays(
@@ -345,7 +354,20 @@ def main() -> None:
             server_page = browser.new_page()
             server_plays, _, server_cpu, server_idle = plays(server_page, server, args.plays)
             browser.close()
-    for name, figures in (("cold start", cold), ("warm start", warm)):
+            # The app opened again once its browser was closed (a phone restarted, or
+            # the browser's process ended while it was away): its files, its database
+            # and the page it showed last kept in the profile, none of it in memory.
+            # It reopens the match the plays left, at its table.
+            browser, page = launch()
+            restart = start(page, site)
+            if not app_frame(page).locator("#table").count():
+                sys.exit("bench/standalone.py: the start after a restart showed no table")
+            browser.close()
+    for name, figures in (
+        ("cold start", cold),
+        ("warm start", warm),
+        ("after a restart, the last match's table", restart),
+    ):
         said = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in figures.items())
         print(f"{name}: {said}")
     print(
