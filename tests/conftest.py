@@ -7,27 +7,21 @@ import pytest
 
 pytest_plugins = ["tests.servers"]
 
-# The slowest files first, by their tests' time (`pytest --durations=0`, summed by file:
-# 30 s to 2 minutes each; measured again 2026-11-29): with `--dist loadfile` (Makefile)
-# a worker runs a whole file, so a long file handed out last keeps the run going on one
-# worker while the others are done.
+# The slowest files first (`pytest --durations=60`, at about a minute or half a minute
+# each): with `--dist loadfile` (Makefile) a worker runs a whole file, so a long file
+# handed out last keeps the run going on one worker while the others are done.
 SLOWEST_FIRST = (
-    "tests/engine/test_properties.py",
-    "tests/browser/test_one_hand.py",
-    "tests/browser/test_languages.py",
-    "tests/browser/test_double_taps.py",
-    "tests/browser/test_look.py",
-    "tests/browser/test_screen_fixes.py",
     "tests/browser/test_standalone.py",
     "tests/browser/test_taps.py",
-    "tests/app/test_bad_input.py",
-    "tests/browser/test_recorded.py",
-    "tests/app/test_taps.py",
-    "tests/browser/test_never_lost.py",
+    "tests/engine/test_properties.py",
+    "tests/browser/test_look.py",
+    "tests/browser/test_languages.py",
     "tests/browser/test_hand.py",
-    "tests/browser/test_standalone_download.py",
-    "tests/app/test_records.py",
+    "tests/browser/test_recorded.py",
     "tests/browser/test_standalone_update.py",
+    "tests/browser/test_standalone_handed_out.py",
+    "tests/app/test_bad_input.py",
+    "tests/app/test_faults.py",
 )
 
 
