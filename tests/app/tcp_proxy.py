@@ -63,6 +63,10 @@ class TcpProxy:
                 continue
             server.settimeout(None)
             with self.lock:
+                if not self.up:  # cut while this one connected upstream: dropped too
+                    _close(client)
+                    _close(server)
+                    continue
                 self.live |= {client, server}
             for a, b in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
