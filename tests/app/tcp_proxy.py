@@ -18,6 +18,7 @@ class TcpProxy:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port: int = self.listener.getsockname()[1]
         self.up = True
+        self.cuts = 0  # how many outages so far: a connection made across one is dropped
         self.live: set[socket.socket] = set()
         self.lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -26,6 +27,7 @@ class TcpProxy:
         """Every connection dropped, and every new one closed as soon as it opens."""
         with self.lock:
             self.up = False
+            self.cuts += 1
             for conn in self.live:
                 _close(conn)
             self.live.clear()
@@ -56,6 +58,7 @@ class TcpProxy:
                 if not self.up:
                     _close(client)
                     continue
+                cuts = self.cuts
             try:
                 server = socket.create_connection(self.upstream, timeout=5)
             except OSError:
@@ -63,7 +66,7 @@ class TcpProxy:
                 continue
             server.settimeout(None)
             with self.lock:
-                if not self.up:  # cut while this one connected upstream: dropped too
+                if self.cuts != cuts:  # cut (and maybe restored) while it connected upstream
                     _close(client)
                     _close(server)
                     continue

@@ -153,9 +153,8 @@ class Sessions:
         deadline = time.monotonic() + timeout
         while open_ports := self.client_ports():
             assert time.monotonic() < deadline, f"connections left open, from ports {open_ports}"
-            # An app an earlier test in this process made and dropped holds its pool's
-            # connections until the cycle collector frees it, which a test that only
-            # waits may never run (one PostgreSQL pass in four failed here: stop 54).
+            # Apps that earlier tests in this process dropped keep their pools' sessions
+            # open until the cycle collector frees them, maybe not within the wait: run it.
             gc.collect()
             time.sleep(0.1)
 
